@@ -1,0 +1,16 @@
+//! What every marathon game shares: the contests' random number generators, seed sets, the
+//! endpoint that talks to a player (an external program or an in-process thread) under a time
+//! limit, the verdicts, the parallel runner and its reports.
+
+pub mod endpoint;
+pub mod game;
+pub mod report;
+pub mod rng;
+pub mod runner;
+pub mod seeds;
+pub mod verdict;
+
+pub use endpoint::{Endpoint, Failure, StderrMode};
+pub use game::{CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig};
+pub use seeds::parse_seed_set;
+pub use verdict::Verdict;

@@ -1,0 +1,1 @@
+//! Score tables, summaries, JSON Lines and best-known scores.

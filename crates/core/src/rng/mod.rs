@@ -1,0 +1,8 @@
+//! Random number generators: the contests' own (exact ports, for case generation) and a fast one
+//! for AIs.
+
+mod fast;
+mod java;
+
+pub use fast::FastRng;
+pub use java::JavaSecureRandom;

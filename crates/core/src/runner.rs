@@ -1,0 +1,1 @@
+//! Runs a seed set in parallel.
