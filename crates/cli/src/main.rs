@@ -1,1 +1,228 @@
-fn main() {}
+//! `marathon`: one binary, the same verbs for every game. It parses flags and wires the library
+//! crates together; everything else lives in `marathon-core` and the game crates.
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use marathon_core::report::{self, BestScores, Summary};
+use marathon_core::runner::{RunOptions, run_cases};
+use marathon_core::{Game, PlayConfig, PlayerSpec, SolveConfig, parse_seed_set};
+
+/// Every implemented game, in the order `marathon play` runs them.
+fn games() -> Vec<&'static dyn Game> {
+    vec![&marathon_linez::LINEZ]
+}
+
+/// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
+const TOUR_SEEDS: &str = "1-10";
+const TOUR_TIME_DIVISOR: u32 = 10;
+
+#[derive(Parser)]
+#[command(
+    name = "marathon",
+    version,
+    about = "Engines, judges, built-in AIs and a parallel runner for five contest puzzle games",
+    after_help = "Games: linez. Run `marathon play` for a quick tour of every game."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a case's first observation, in the protocol's text.
+    Gen {
+        game: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Play a seed set through the judge and print a score table.
+    Play(PlayArgs),
+    /// Run a built-in player as a program speaking the game's protocol on stdin/stdout.
+    Solve {
+        game: String,
+        #[command(flatten)]
+        player: PlayerArgs,
+    },
+}
+
+#[derive(Args)]
+struct PlayerArgs {
+    /// Built-in player (each game lists its own; the first is the default).
+    #[arg(long)]
+    player: Option<String>,
+    /// Thinking time per case in seconds (default: the contest's limit).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Fixed search effort for built-in AIs: the moves then depend on the case alone, not on
+    /// the machine's speed.
+    #[arg(long)]
+    effort: Option<u64>,
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// The game; without one, every game plays a short tour with short time limits.
+    game: Option<String>,
+    /// Seeds: `1-100`, `1,5,9`, `7` or `@file`.
+    #[arg(long)]
+    seeds: Option<String>,
+    #[command(flatten)]
+    player: PlayerArgs,
+    /// An external program to judge, run as `sh -c CMD`.
+    #[arg(long, value_name = "CMD", conflicts_with = "player")]
+    exec: Option<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Write one JSON object per case to FILE (JSON Lines).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Best-known scores file: prints relative scores and records new bests.
+    #[arg(long, value_name = "FILE")]
+    best: Option<PathBuf>,
+    /// Do not pass external programs' stderr through.
+    #[arg(long)]
+    quiet: bool,
+    /// Print only the summary, not the per-case table.
+    #[arg(long)]
+    summary_only: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen { game, seed } => find_game(&game).and_then(|g| {
+            print!("{}", g.generate(seed));
+            Ok(())
+        }),
+        Command::Play(args) => play(args),
+        Command::Solve { game, player } => find_game(&game).and_then(|g| solve(g, &player)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("marathon: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn find_game(name: &str) -> Result<&'static dyn Game, String> {
+    let all = games();
+    let names: Vec<&str> = all.iter().map(|g| g.name()).collect();
+    all.into_iter()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| format!("unknown game {name:?} (games: {})", names.join(", ")))
+}
+
+fn time_limit(game: &dyn Game, seconds: Option<f64>) -> Result<Duration, String> {
+    match seconds {
+        None => Ok(game.default_time_limit()),
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e6 => Ok(Duration::from_secs_f64(s)),
+        Some(s) => Err(format!(
+            "--time-limit {s}: expected a positive number of seconds"
+        )),
+    }
+}
+
+fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String> {
+    let players = game.players();
+    match name {
+        None => Ok(players[0].to_string()),
+        Some(name) if players.contains(&name) => Ok(name.to_string()),
+        Some(name) => Err(format!(
+            "{} has no player {name:?} (players: {})",
+            game.name(),
+            players.join(", ")
+        )),
+    }
+}
+
+fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), String> {
+    let config = SolveConfig {
+        player: builtin_player(game, args.player.as_deref())?,
+        time_limit: time_limit(game, args.time_limit)?,
+        effort: args.effort,
+    };
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut output = BufWriter::new(io::stdout().lock());
+    game.solve(&config, &mut input, &mut output)
+        .map_err(|e| format!("solve {}: {e}", game.name()))
+}
+
+fn play(args: PlayArgs) -> Result<(), String> {
+    let tour = args.game.is_none();
+    let selected = match &args.game {
+        Some(name) => vec![find_game(name)?],
+        None => games(),
+    };
+    let seeds =
+        parse_seed_set(
+            args.seeds
+                .as_deref()
+                .unwrap_or(if tour { TOUR_SEEDS } else { "1-10" }),
+        )
+        .map_err(|e| e.to_string())?;
+    let mut best = args.best.as_deref().map(BestScores::load).transpose()?;
+    let options = RunOptions {
+        threads: args.threads,
+        progress: true,
+    };
+    let mut json = Vec::new();
+    let mut summaries = Vec::new();
+    for game in selected {
+        let mut limit = time_limit(game, args.player.time_limit)?;
+        if tour && args.player.time_limit.is_none() {
+            limit /= TOUR_TIME_DIVISOR;
+        }
+        let player = match &args.exec {
+            Some(command) => PlayerSpec::Exec(command.clone()),
+            None => PlayerSpec::Builtin(builtin_player(game, args.player.player.as_deref())?),
+        };
+        let config = PlayConfig {
+            player,
+            time_limit: limit,
+            effort: args.player.effort,
+            quiet: args.quiet,
+        };
+        let outcomes = run_cases(game, &seeds, &config, &options);
+        let relative: Option<Vec<f64>> = best.as_mut().map(|best| {
+            best.merge(&outcomes, game.maximize());
+            outcomes
+                .iter()
+                .map(|o| best.relative(o, game.maximize()))
+                .collect()
+        });
+        if !tour && !args.summary_only {
+            print!("{}", report::case_table(&outcomes, relative.as_deref()));
+            println!();
+        }
+        for (i, outcome) in outcomes.iter().enumerate() {
+            json.push(report::json_line(outcome, relative.as_ref().map(|r| r[i])));
+        }
+        summaries.push((game.name(), Summary::of(&outcomes, relative.as_deref())));
+    }
+    print!("{}", report::summary_table(&summaries));
+    if tour {
+        println!(
+            "\n(a quick tour: seeds {TOUR_SEEDS}, 1/{TOUR_TIME_DIVISOR} of each contest's time limit; \
+             `marathon play GAME --seeds 1-100` for the real thing)"
+        );
+    }
+    if let Some(path) = &args.json {
+        let mut text = json.join("\n");
+        text.push('\n');
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(best) = &best {
+        best.save()
+            .map_err(|e| format!("cannot write best-scores file: {e}"))?;
+    }
+    io::stdout().flush().map_err(|e| e.to_string())
+}

@@ -1,1 +1,402 @@
 //! Score tables, summaries, JSON Lines and best-known scores.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::game::CaseOutcome;
+
+/// Aggregates of a run over one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub cases: usize,
+    pub mean: f64,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub failures: usize,
+    pub total_time: Duration,
+    /// Mean relative score (0..100), when best-known scores were given.
+    pub mean_relative: Option<f64>,
+}
+
+impl Summary {
+    pub fn of(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> Self {
+        let mut scores: Vec<f64> = outcomes.iter().map(|o| o.score).collect();
+        scores.sort_by(f64::total_cmp);
+        let cases = scores.len();
+        let median = match cases {
+            0 => 0.0,
+            n if n % 2 == 1 => scores[n / 2],
+            n => (scores[n / 2 - 1] + scores[n / 2]) / 2.0,
+        };
+        Self {
+            cases,
+            mean: mean(&scores),
+            median,
+            min: scores.first().copied().unwrap_or(0.0),
+            max: scores.last().copied().unwrap_or(0.0),
+            failures: outcomes.iter().filter(|o| !o.verdict.is_ok()).count(),
+            total_time: outcomes.iter().map(|o| o.time).sum(),
+            mean_relative: relative.map(mean),
+        }
+    }
+}
+
+fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+/// Scores print as integers when they are integers (most games), else with three decimals.
+pub fn format_score(score: f64) -> String {
+    if score.fract() == 0.0 && score.abs() < 1e15 {
+        format!("{score:.0}")
+    } else {
+        format!("{score:.3}")
+    }
+}
+
+/// The per-case table: seed, the case's parameters, score, relative score (if known), moves,
+/// time and verdict.
+pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String {
+    let param_names: Vec<&str> = outcomes
+        .first()
+        .map(|o| o.params.iter().map(|(name, _)| *name).collect())
+        .unwrap_or_default();
+    let mut header: Vec<String> = vec!["seed".into()];
+    header.extend(param_names.iter().map(|s| s.to_string()));
+    header.push("score".into());
+    if relative.is_some() {
+        header.push("rel".into());
+    }
+    header.extend(["moves".into(), "time".into(), "verdict".into()]);
+    let mut rows = vec![header];
+    for (i, o) in outcomes.iter().enumerate() {
+        let mut row = vec![o.seed.to_string()];
+        row.extend(o.params.iter().map(|(_, v)| v.clone()));
+        row.push(format_score(o.score));
+        if let Some(rel) = relative {
+            row.push(format!("{:.1}", rel[i]));
+        }
+        row.push(o.moves.to_string());
+        row.push(format!("{:.2}s", o.time.as_secs_f64()));
+        row.push(o.verdict.to_string());
+        rows.push(row);
+    }
+    render(&rows, true)
+}
+
+/// Aligns columns to the right (numbers), except a free-text last column when `text_last`.
+fn render(rows: &[Vec<String>], text_last: bool) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0; columns];
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            widths[i] = widths[i].max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            if text_last && i + 1 == columns {
+                line.push_str(cell);
+            } else {
+                let _ = write!(line, "{cell:>width$}", width = widths[i]);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One line per game: the run's aggregates.
+pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
+    let with_rel = summaries.iter().any(|(_, s)| s.mean_relative.is_some());
+    let mut header: Vec<String> = ["game", "cases", "mean", "median", "min", "max"]
+        .map(String::from)
+        .to_vec();
+    if with_rel {
+        header.push("rel".into());
+    }
+    header.extend(["failures".into(), "time".into()]);
+    let mut rows = vec![header];
+    for (game, s) in summaries {
+        let mut row = vec![
+            game.to_string(),
+            s.cases.to_string(),
+            format!("{:.2}", s.mean),
+            format_score(s.median),
+            format_score(s.min),
+            format_score(s.max),
+        ];
+        if with_rel {
+            row.push(s.mean_relative.map_or("-".into(), |r| format!("{r:.2}")));
+        }
+        row.push(s.failures.to_string());
+        row.push(format!("{:.1}s", s.total_time.as_secs_f64()));
+        rows.push(row);
+    }
+    render(&rows, false)
+}
+
+/// One JSON object per case (JSON Lines): `game, seed, params, score, moves, time_ms, verdict`,
+/// the verdict's detail when there is one, and `relative` when best scores were given.
+pub fn json_line(outcome: &CaseOutcome, relative: Option<f64>) -> String {
+    let mut params = Map::new();
+    for (name, value) in &outcome.params {
+        let value = value
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or_else(|_| Value::from(value.clone()));
+        params.insert(name.to_string(), value);
+    }
+    let mut object = json!({
+        "game": outcome.game,
+        "seed": outcome.seed,
+        "params": params,
+        "score": outcome.score,
+        "moves": outcome.moves,
+        "time_ms": outcome.time.as_millis() as u64,
+    });
+    let verdict = serde_json::to_value(&outcome.verdict).expect("verdicts serialise");
+    if let (Value::Object(target), Value::Object(fields)) = (&mut object, verdict) {
+        target.extend(fields);
+        if let Some(relative) = relative {
+            target.insert("relative".into(), json!(relative));
+        }
+    }
+    object.to_string()
+}
+
+pub fn write_json_lines(
+    path: &Path,
+    outcomes: &[CaseOutcome],
+    relative: Option<&[f64]>,
+) -> io::Result<()> {
+    let mut file = io::BufWriter::new(std::fs::File::create(path)?);
+    for (i, outcome) in outcomes.iter().enumerate() {
+        writeln!(file, "{}", json_line(outcome, relative.map(|r| r[i])))?;
+    }
+    file.flush()
+}
+
+/// Best-known scores per (game, seed), kept in a small text file: one `game seed score` a line.
+/// A run reads it to print relative scores and writes back any score that beats it.
+#[derive(Clone, Debug, Default)]
+pub struct BestScores {
+    path: PathBuf,
+    scores: BTreeMap<(String, u64), f64>,
+}
+
+impl BestScores {
+    /// Reads `path`; a missing file is an empty table (the run creates it).
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let mut best = Self {
+            path: path.to_path_buf(),
+            scores: BTreeMap::new(),
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(best),
+            Err(e) => {
+                return Err(format!(
+                    "cannot read best-scores file {}: {e}",
+                    path.display()
+                ));
+            }
+        };
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let parsed = match fields.as_slice() {
+                [game, seed, score] => seed
+                    .parse::<u64>()
+                    .ok()
+                    .zip(score.parse::<f64>().ok().filter(|s| s.is_finite()))
+                    .map(|(seed, score)| (game.to_string(), seed, score)),
+                _ => None,
+            };
+            let (game, seed, score) = parsed.ok_or_else(|| {
+                format!(
+                    "{}:{}: expected `game seed score`, found {line:?}",
+                    path.display(),
+                    number + 1
+                )
+            })?;
+            best.scores.insert((game, seed), score);
+        }
+        Ok(best)
+    }
+
+    pub fn get(&self, game: &str, seed: u64) -> Option<f64> {
+        self.scores.get(&(game.to_string(), seed)).copied()
+    }
+
+    /// Relative scores as TopCoder showed them: 100 * yours / best when maximising, 100 * best /
+    /// yours when minimising, after the run's own scores have been merged in (so a new best
+    /// scores 100).
+    pub fn relative(&self, outcome: &CaseOutcome, maximize: bool) -> f64 {
+        let best = self
+            .get(outcome.game, outcome.seed)
+            .unwrap_or(outcome.score);
+        let (num, den) = if maximize {
+            (outcome.score, best)
+        } else {
+            (best, outcome.score)
+        };
+        if den <= 0.0 {
+            if num >= den { 100.0 } else { 0.0 }
+        } else {
+            (100.0 * num / den).max(0.0)
+        }
+    }
+
+    /// Takes every outcome of a valid run that beats the known best; returns how many did.
+    pub fn merge(&mut self, outcomes: &[CaseOutcome], maximize: bool) -> usize {
+        let mut improved = 0;
+        for o in outcomes.iter().filter(|o| o.verdict.is_ok()) {
+            let key = (o.game.to_string(), o.seed);
+            let better = match self.scores.get(&key) {
+                None => true,
+                Some(&b) if maximize => o.score > b,
+                Some(&b) => o.score < b,
+            };
+            if better {
+                self.scores.insert(key, o.score);
+                improved += 1;
+            }
+        }
+        improved
+    }
+
+    pub fn save(&self) -> io::Result<()> {
+        let mut text = String::from("# best known score per case: game seed score\n");
+        for ((game, seed), score) in &self.scores {
+            let _ = writeln!(text, "{game} {seed} {score}");
+        }
+        std::fs::write(&self.path, text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::Verdict;
+
+    fn outcome(seed: u64, score: f64, verdict: Verdict) -> CaseOutcome {
+        CaseOutcome {
+            game: "linez",
+            seed,
+            params: vec![("N", "6".into())],
+            score,
+            moves: 10,
+            time: Duration::from_millis(1500),
+            verdict,
+        }
+    }
+
+    #[test]
+    fn summary_statistics() {
+        let outcomes = [
+            outcome(1, 10.0, Verdict::Ok),
+            outcome(2, 30.0, Verdict::Timeout { limit_ms: 20_000 }),
+            outcome(3, 20.0, Verdict::Ok),
+            outcome(4, 40.0, Verdict::Ok),
+        ];
+        let s = Summary::of(&outcomes, None);
+        assert_eq!((s.cases, s.failures), (4, 1));
+        assert_eq!((s.mean, s.median, s.min, s.max), (25.0, 25.0, 10.0, 40.0));
+        assert_eq!(s.total_time, Duration::from_secs(6));
+    }
+
+    #[test]
+    fn json_line_has_the_documented_fields() {
+        let line = json_line(
+            &outcome(
+                7,
+                12.0,
+                Verdict::Invalid {
+                    line: "Z9".into(),
+                    reason: "bad row".into(),
+                },
+            ),
+            Some(50.0),
+        );
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["game"], "linez");
+        assert_eq!(v["seed"], 7);
+        assert_eq!(v["params"]["N"], 6);
+        assert_eq!(v["score"], 12.0);
+        assert_eq!(v["moves"], 10);
+        assert_eq!(v["time_ms"], 1500);
+        assert_eq!(v["verdict"], "invalid");
+        assert_eq!(v["reason"], "bad row");
+        assert_eq!(v["relative"], 50.0);
+    }
+
+    #[test]
+    fn table_aligns_and_shows_verdicts() {
+        let table = case_table(
+            &[
+                outcome(1, 5.0, Verdict::Ok),
+                outcome(
+                    100,
+                    1234.0,
+                    Verdict::Crash {
+                        detail: "exit status 3".into(),
+                    },
+                ),
+            ],
+            None,
+        );
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("seed  N  score"), "{table}");
+        assert!(lines[1].starts_with("   1  6      5"), "{table}");
+        assert!(lines[2].ends_with("crash: exit status 3"), "{table}");
+    }
+
+    #[test]
+    fn best_scores_round_trip_and_relative() {
+        let dir = std::env::temp_dir().join(format!("marathon-best-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("best.txt");
+        let _ = std::fs::remove_file(&path);
+        let mut best = BestScores::load(&path).unwrap();
+        let first = [
+            outcome(1, 100.0, Verdict::Ok),
+            outcome(2, 50.0, Verdict::Ok),
+        ];
+        assert_eq!(best.merge(&first, true), 2);
+        best.save().unwrap();
+
+        let best = BestScores::load(&path).unwrap();
+        let worse = outcome(1, 80.0, Verdict::Ok);
+        assert_eq!(best.relative(&worse, true), 80.0);
+        assert_eq!(best.relative(&worse, false), 125.0);
+        let mut best = best;
+        let crashed_but_high = outcome(2, 500.0, Verdict::Crash { detail: "x".into() });
+        assert_eq!(best.merge(&[crashed_but_high], true), 0);
+        assert_eq!(best.get("linez", 2), Some(50.0));
+
+        std::fs::write(&path, "linez 1 100\nlinez one 3\n").unwrap();
+        let err = BestScores::load(&path).unwrap_err();
+        assert!(err.contains("best.txt:2"), "{err}");
+    }
+}

@@ -1,1 +1,73 @@
-//! Runs a seed set in parallel.
+//! Plays a seed set in parallel: every case is independent and reproducible, so the order of
+//! play does not matter and results come back in seed-set order.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::game::{CaseOutcome, Game, PlayConfig};
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Show a progress bar (only ever drawn on a terminal).
+    pub progress: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            threads: 0,
+            progress: true,
+        }
+    }
+}
+
+/// Plays every seed with `config` and returns the outcomes in the order of `seeds`.
+pub fn run_cases(
+    game: &dyn Game,
+    seeds: &[u64],
+    config: &PlayConfig,
+    options: &RunOptions,
+) -> Vec<CaseOutcome> {
+    let bar = progress_bar(game.name(), seeds.len(), options.progress);
+    let tally = Mutex::new((0usize, 0.0f64));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .expect("a thread pool of the requested size");
+    let outcomes = pool.install(|| {
+        seeds
+            .par_iter()
+            .map(|&seed| {
+                let outcome = game.play(seed, config);
+                let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+                tally.0 += 1;
+                tally.1 += outcome.score;
+                bar.set_message(format!("mean {:.1}", tally.1 / tally.0 as f64));
+                bar.inc(1);
+                outcome
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    outcomes
+}
+
+fn progress_bar(game: &str, cases: usize, wanted: bool) -> ProgressBar {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(cases as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>10} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (eta {eta})",
+        )
+        .expect("a valid progress template"),
+    );
+    bar.set_prefix(game.to_string());
+    bar
+}

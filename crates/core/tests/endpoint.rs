@@ -1,0 +1,409 @@
+//! The endpoint against small misbehaving players: `sh -c` one-liners and closures on threads.
+//! Timing bounds are loose on purpose (the tests share a small, busy machine); the ones that
+//! matter are far apart from what a wrong implementation would give.
+
+use std::io::{self, BufRead, Write};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use marathon_core::endpoint::MAX_LINE_BYTES;
+use marathon_core::{Endpoint, Failure, StderrMode};
+use nix::errno::Errno;
+use nix::sys::signal::kill;
+use nix::unistd::Pid;
+
+/// Generous enough never to expire in tests that are not about timeouts.
+const LIMIT: Duration = Duration::from_secs(10);
+
+fn spawn(command: &str) -> Endpoint {
+    spawn_limited(command, LIMIT)
+}
+
+fn spawn_limited(command: &str, limit: Duration) -> Endpoint {
+    Endpoint::spawn_process(command, limit, StderrMode::Discard).expect("sh starts")
+}
+
+fn protocol_detail(result: Result<String, Failure>) -> String {
+    match result {
+        Err(Failure::Protocol { detail }) => detail,
+        other => panic!("expected a protocol failure, got {other:?}"),
+    }
+}
+
+fn crash_detail<T: std::fmt::Debug>(result: Result<T, Failure>) -> String {
+    match result {
+        Err(Failure::Crash { detail }) => detail,
+        other => panic!("expected a crash, got {other:?}"),
+    }
+}
+
+/// Whether `pid` still exists at all (a zombie counts: it has not been reaped).
+fn exists(pid: u32) -> bool {
+    match kill(Pid::from_raw(pid as i32), None) {
+        Ok(()) => true,
+        Err(Errno::ESRCH) => false,
+        Err(error) => panic!("kill({pid}, 0): {error}"),
+    }
+}
+
+/// Processes of process group `pgid` that are not dead. Killed grandchildren are reparented to
+/// init, which may be slow to reap them (or, in some containers, never does), so zombies do not
+/// count.
+fn live_members(pgid: u32) -> Vec<u32> {
+    let mut live = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc is mounted") {
+        let name = entry.expect("readable /proc").file_name();
+        let Some(pid) = name.to_str().and_then(|name| name.parse::<u32>().ok()) else {
+            continue;
+        };
+        // Processes come and go while we scan.
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`; comm may contain anything, so cut at the last ')'.
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        let (state, pgrp) = (fields[0], fields[2]);
+        if pgrp == pgid.to_string() && state != "Z" && state != "X" {
+            live.push(pid);
+        }
+    }
+    live
+}
+
+/// Waits (briefly) until no live process is left in group `pgid`.
+fn assert_group_dies(pgid: u32) {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let live = live_members(pgid);
+        if live.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still alive in group {pgid}: {live:?}"
+        );
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn echo_loop_answers_every_exchange() {
+    let mut endpoint = spawn(r#"while read l; do echo "got $l"; done"#);
+    for i in 0..5 {
+        endpoint.send(&format!("message {i}\n")).unwrap();
+        assert_eq!(endpoint.receive_line().unwrap(), format!("got message {i}"));
+    }
+    assert!(endpoint.time_used() < LIMIT);
+    let pid = endpoint.pid().unwrap();
+    endpoint.close();
+    assert!(!exists(pid), "the player was not reaped");
+}
+
+#[test]
+fn several_lines_in_one_write_crlf_and_a_last_line_without_newline() {
+    let mut endpoint = spawn(r"printf 'a\r\nb\n\nc\rd\nlast'");
+    for expected in ["a", "b", "", "c\rd", "last"] {
+        assert_eq!(endpoint.receive_line().unwrap(), expected);
+    }
+    let detail = protocol_detail(endpoint.receive_line());
+    assert!(detail.contains("closed its output"), "{detail}");
+}
+
+#[test]
+fn overlong_line_is_a_protocol_failure_and_sticks() {
+    let mut endpoint = spawn(r"head -c 2000000 /dev/zero | tr '\0' x; sleep 5");
+    let detail = protocol_detail(endpoint.receive_line());
+    assert!(
+        detail.contains(&format!("longer than {MAX_LINE_BYTES}")),
+        "{detail}"
+    );
+    assert_eq!(
+        endpoint.receive_line(),
+        Err(Failure::Protocol {
+            detail: detail.clone()
+        })
+    );
+    assert_eq!(endpoint.send("more\n"), Err(Failure::Protocol { detail }));
+}
+
+#[test]
+fn line_of_exactly_the_maximum_length_is_accepted() {
+    let command = format!(r"head -c {MAX_LINE_BYTES} /dev/zero | tr '\0' x; printf '\r\nnext\n'");
+    let mut endpoint = spawn(&command);
+    let line = endpoint.receive_line().unwrap();
+    assert_eq!(line.len(), MAX_LINE_BYTES);
+    assert!(line.bytes().all(|byte| byte == b'x'));
+    assert_eq!(endpoint.receive_line().unwrap(), "next");
+}
+
+#[test]
+fn line_one_byte_too_long_is_rejected() {
+    let command = format!(
+        r"head -c {} /dev/zero | tr '\0' x; echo",
+        MAX_LINE_BYTES + 1
+    );
+    let detail = protocol_detail(spawn(&command).receive_line());
+    assert!(detail.contains("longer than"), "{detail}");
+}
+
+#[test]
+fn non_utf8_output_is_a_protocol_failure() {
+    let mut endpoint = spawn(r"printf 'fine\nab\377\n'; sleep 5");
+    assert_eq!(endpoint.receive_line().unwrap(), "fine");
+    let detail = protocol_detail(endpoint.receive_line());
+    assert!(detail.contains("not UTF-8"), "{detail}");
+    assert!(
+        detail.contains("line 2") && detail.contains("byte offset 7"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn exit_status_zero_before_replying_is_a_protocol_failure() {
+    let detail = protocol_detail(spawn("exit 0").receive_line());
+    assert!(
+        detail.contains("closed its output before replying"),
+        "{detail}"
+    );
+    assert!(detail.contains("exit status 0"), "{detail}");
+}
+
+#[test]
+fn nonzero_exit_status_is_a_crash() {
+    let mut endpoint = spawn("echo partial; exit 3");
+    assert_eq!(endpoint.receive_line().unwrap(), "partial");
+    let detail = crash_detail(endpoint.receive_line());
+    assert_eq!(detail, "exit status 3");
+    // Sticky, for both directions.
+    assert_eq!(endpoint.send("x\n"), Err(Failure::Crash { detail }));
+}
+
+#[test]
+fn missing_program_is_a_crash_with_the_shells_status() {
+    let detail = crash_detail(spawn("no-such-program-marathon-test").receive_line());
+    assert_eq!(detail, "exit status 127");
+}
+
+#[test]
+fn death_by_signal_is_a_crash_naming_the_signal() {
+    let detail = crash_detail(spawn("kill -SEGV $$").receive_line());
+    assert!(detail.contains("SIGSEGV"), "{detail}");
+}
+
+#[test]
+fn closed_output_while_still_running_is_a_protocol_failure() {
+    let mut endpoint = spawn("exec >&-; sleep 5");
+    let started = Instant::now();
+    let detail = protocol_detail(endpoint.receive_line());
+    assert!(detail.contains("still running"), "{detail}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+#[test]
+fn silent_player_times_out_long_before_it_would_finish() {
+    let limit = Duration::from_millis(300);
+    let mut endpoint = spawn_limited("sleep 10", limit);
+    let started = Instant::now();
+    endpoint.send("are you there?\n").unwrap();
+    assert_eq!(endpoint.receive_line(), Err(Failure::Timeout { limit }));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(endpoint.time_used() >= limit);
+    assert_eq!(endpoint.send("again\n"), Err(Failure::Timeout { limit }));
+    let pid = endpoint.pid().unwrap();
+    let closing = Instant::now();
+    endpoint.close();
+    assert!(closing.elapsed() < Duration::from_secs(3));
+    assert!(!exists(pid), "the player was not reaped");
+}
+
+#[test]
+fn grandchild_holding_the_output_is_killed_with_its_group() {
+    let limit = Duration::from_millis(300);
+    let mut endpoint = spawn_limited("sleep 30 & sleep 30", limit);
+    let pid = endpoint.pid().unwrap();
+    assert_eq!(endpoint.receive_line(), Err(Failure::Timeout { limit }));
+    assert!(
+        live_members(pid).len() >= 2,
+        "expected the shell's children in group {pid}"
+    );
+    let closing = Instant::now();
+    endpoint.close();
+    // Must not wait for the grandchild to let go of the pipe.
+    assert!(closing.elapsed() < Duration::from_secs(3));
+    assert!(!exists(pid), "the player was not reaped");
+    assert_group_dies(pid);
+}
+
+#[test]
+fn dropping_without_close_also_kills_and_reaps() {
+    let endpoint = spawn("sleep 30 & sleep 30");
+    let pid = endpoint.pid().unwrap();
+    drop(endpoint);
+    assert!(!exists(pid), "the player was not reaped");
+    assert_group_dies(pid);
+}
+
+#[test]
+fn only_waiting_for_replies_counts_as_time_used() {
+    let mut endpoint = spawn(r#"while read l; do sleep 0.2; echo "$l"; done"#);
+    for i in 0..3 {
+        if i > 0 {
+            // The judge thinking: the player is idle, waiting for input.
+            thread::sleep(Duration::from_millis(500));
+        }
+        endpoint.send(&format!("{i}\n")).unwrap();
+        assert_eq!(endpoint.receive_line().unwrap(), i.to_string());
+    }
+    let used = endpoint.time_used();
+    assert!(used >= Duration::from_millis(600), "{used:?}");
+    // Counting the judge's 1000 ms would give at least 1600 ms.
+    assert!(used < Duration::from_millis(1500), "{used:?}");
+}
+
+#[test]
+fn send_to_a_dead_process_reports_how_it_died() {
+    for (command, expect_crash) in [("exit 3", true), ("exit 0", false)] {
+        let mut endpoint = spawn(command);
+        // The first writes may land before the player has exited.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let failure = loop {
+            match endpoint.send("hello\n") {
+                Ok(()) => assert!(Instant::now() < deadline, "{command}: writes keep working"),
+                Err(failure) => break failure,
+            }
+            thread::sleep(Duration::from_millis(20));
+        };
+        match failure {
+            Failure::Crash { detail } if expect_crash => assert_eq!(detail, "exit status 3"),
+            Failure::Protocol { detail } if !expect_crash => {
+                assert!(detail.contains("closed its input"), "{detail}")
+            }
+            other => panic!("{command}: unexpected {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn stderr_is_forwarded_without_disturbing_the_conversation() {
+    let mut endpoint = Endpoint::spawn_process(
+        "echo 'a note for the log' >&2; printf 'no newline' >&2; echo reply",
+        LIMIT,
+        StderrMode::Prefixed("[endpoint test] ".into()),
+    )
+    .unwrap();
+    assert_eq!(endpoint.receive_line().unwrap(), "reply");
+}
+
+#[test]
+fn many_endpoints_leave_no_process_behind() {
+    let mut pids = Vec::new();
+    for i in 0..50 {
+        let command = match i % 10 {
+            0 => "sleep 10",
+            1 => "exit 0",
+            2 => "exit 5",
+            _ => "cat",
+        };
+        let mut endpoint = spawn(command);
+        pids.push(endpoint.pid().unwrap());
+        if command == "cat" {
+            endpoint.send("ping\n").unwrap();
+            assert_eq!(endpoint.receive_line().unwrap(), "ping");
+        }
+        endpoint.close();
+    }
+    let left: Vec<u32> = pids.into_iter().filter(|&pid| exists(pid)).collect();
+    assert!(left.is_empty(), "not reaped: {left:?}");
+}
+
+fn thread_endpoint<F>(player: F) -> Endpoint
+where
+    F: FnOnce(&mut dyn BufRead, &mut dyn Write) -> io::Result<()> + Send + 'static,
+{
+    Endpoint::spawn_thread(LIMIT, player).expect("thread starts")
+}
+
+#[test]
+fn thread_player_answers_every_exchange() {
+    let mut endpoint = thread_endpoint(|input, output| {
+        let mut line = String::new();
+        while input.read_line(&mut line)? > 0 {
+            writeln!(output, "got {}", line.trim_end())?;
+            output.flush()?;
+            line.clear();
+        }
+        Ok(())
+    });
+    assert_eq!(endpoint.pid(), None);
+    for i in 0..5 {
+        endpoint.send(&format!("{i}\n")).unwrap();
+        assert_eq!(endpoint.receive_line().unwrap(), format!("got {i}"));
+    }
+    endpoint.close();
+}
+
+#[test]
+fn thread_player_panic_is_a_crash_with_its_message() {
+    let mut endpoint = thread_endpoint(|input, _output| {
+        let mut line = String::new();
+        input.read_line(&mut line)?;
+        panic!("boom at {}", line.trim_end());
+    });
+    endpoint.send("turn 1\n").unwrap();
+    let detail = crash_detail(endpoint.receive_line());
+    assert_eq!(detail, "panicked: boom at turn 1");
+}
+
+#[test]
+fn thread_player_error_is_a_crash() {
+    let mut endpoint = thread_endpoint(|_input, _output| Err(io::Error::other("no luck")));
+    let detail = crash_detail(endpoint.receive_line());
+    assert_eq!(detail, "error: no luck");
+}
+
+#[test]
+fn thread_player_returning_early_is_a_protocol_failure() {
+    let mut endpoint = thread_endpoint(|input, output| {
+        let mut line = String::new();
+        input.read_line(&mut line)?;
+        writeln!(output, "one answer only")?;
+        Ok(())
+    });
+    endpoint.send("1\n").unwrap();
+    // Not flushed by the player, but delivered when its writer is dropped.
+    assert_eq!(endpoint.receive_line().unwrap(), "one answer only");
+    let detail = protocol_detail(endpoint.receive_line());
+    assert!(
+        detail.contains("closed its output before replying"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn thread_player_that_never_answers_times_out() {
+    let limit = Duration::from_millis(200);
+    let mut endpoint = Endpoint::spawn_thread(limit, |input, _output| {
+        // Waits for input that never comes, until the judge closes it.
+        let mut line = String::new();
+        input.read_line(&mut line)?;
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(endpoint.receive_line(), Err(Failure::Timeout { limit }));
+    endpoint.close();
+}
+
+#[test]
+fn player_that_does_not_read_its_input_cannot_block_send() {
+    let limit = Duration::from_millis(300);
+    let mut endpoint = spawn_limited("sleep 10", limit);
+    // Far more than a pipe buffer.
+    let text = "x".repeat(1 << 16) + "\n";
+    let started = Instant::now();
+    let failure = (0..64).find_map(|_| endpoint.send(&text).err());
+    assert_eq!(failure, Some(Failure::Timeout { limit }));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}

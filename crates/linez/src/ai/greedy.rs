@@ -1,0 +1,35 @@
+//! One-move greedy: the legal move with the best static worth, spawns ignored. The baseline the
+//! search is measured against, and fast enough to tune the evaluation's weights on.
+
+use super::eval::Weights;
+use super::{Clock, Player};
+use crate::rules::{Board, Color, Move};
+
+pub struct GreedyPlayer {
+    weights: Weights,
+}
+
+impl GreedyPlayer {
+    pub fn new(weights: Weights) -> Self {
+        Self { weights }
+    }
+}
+
+/// The best move by one-move worth, with its worth and the balls it removes; ties go to the
+/// first in move-generation order.
+pub fn best_move(weights: &Weights, board: &Board) -> Option<(Move, f32, u32)> {
+    let mut best: Option<(Move, f32, u32)> = None;
+    board.for_each_legal_move(|mv| {
+        let (value, removed) = weights.move_value(board, mv);
+        if best.is_none_or(|(_, v, _)| value > v) {
+            best = Some((mv, value, removed));
+        }
+    });
+    best
+}
+
+impl Player for GreedyPlayer {
+    fn choose(&mut self, board: &Board, _preview: [Color; 3], _clock: &Clock) -> Option<Move> {
+        best_move(&self.weights, board).map(|(mv, _, _)| mv)
+    }
+}

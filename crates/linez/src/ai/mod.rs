@@ -1,0 +1,132 @@
+//! Built-in Linez players. Each one speaks the contest protocol through [`speak_protocol`], the
+//! same loop whether it runs in-process under the judge or as `marathon solve linez`, so the
+//! built-in AIs see exactly what an external program sees and nothing more.
+
+mod eval;
+mod greedy;
+mod random;
+mod search;
+mod windows;
+
+pub use eval::Weights;
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use marathon_core::SolveConfig;
+use marathon_core::rng::FastRng;
+
+use crate::protocol::{format_move, parse_observation};
+use crate::rules::{Board, Color, Move};
+
+/// The built-in players; the first is the default.
+pub const PLAYERS: &[&str] = &["ai", "greedy", "random"];
+
+/// What a player knows of its time: the case's limit and how much of it it has used.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub limit: Duration,
+    pub used: Duration,
+    /// When the current decision started.
+    pub started: Instant,
+}
+
+impl Clock {
+    /// Time left for the rest of the case, counting the current decision as spent so far.
+    pub fn remaining(&self) -> Duration {
+        self.limit
+            .saturating_sub(self.used + self.started.elapsed())
+    }
+}
+
+pub trait Player {
+    /// The move for this observation; `None` only when the board has no legal move.
+    fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move>;
+}
+
+/// Builds the named player. `seed` comes from the first observation, so that a player's random
+/// choices depend on the case alone and replay identically in-process and as a program.
+pub fn new_player(name: &str, effort: Option<u64>, seed: u64) -> io::Result<Box<dyn Player>> {
+    let rng = FastRng::new(seed);
+    match name {
+        "ai" => Ok(Box::new(search::SearchPlayer::new(
+            Weights::default(),
+            rng,
+            effort,
+        ))),
+        "greedy" => Ok(Box::new(greedy::GreedyPlayer::new(Weights::default()))),
+        "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
+        _ => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("no linez player {name:?} (players: {})", PLAYERS.join(", ")),
+        )),
+    }
+}
+
+/// FNV-1a over the observation text.
+fn observation_seed(lines: &[String]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for byte in lines.iter().flat_map(|l| l.bytes().chain(*b"\n")) {
+        hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// Lines per observation: nine board rows and the preview.
+const OBSERVATION_LINES: usize = 10;
+
+/// Reads observations and answers moves until the judge closes the input.
+pub fn speak_protocol(
+    config: &SolveConfig,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> io::Result<()> {
+    let mut player: Option<Box<dyn Player>> = None;
+    let mut used = Duration::ZERO;
+    let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
+    loop {
+        lines.clear();
+        while lines.len() < OBSERVATION_LINES {
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                if lines.is_empty() {
+                    return Ok(());
+                }
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!(
+                        "input ended inside an observation (after {} lines)",
+                        lines.len()
+                    ),
+                ));
+            }
+            let trimmed = line.trim_end_matches(['\n', '\r']).len();
+            line.truncate(trimmed);
+            lines.push(line);
+        }
+        let started = Instant::now();
+        let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (board, preview) = parse_observation(&rows)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        if player.is_none() {
+            player = Some(new_player(
+                &config.player,
+                config.effort,
+                observation_seed(&lines),
+            )?);
+        }
+        let clock = Clock {
+            limit: config.time_limit,
+            used,
+            started,
+        };
+        let mv = player
+            .as_mut()
+            .expect("created above")
+            .choose(&board, preview, &clock)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no legal move"))?;
+        writeln!(output, "{}", format_move(mv))?;
+        output.flush()?;
+        used += started.elapsed();
+    }
+}
