@@ -210,8 +210,13 @@ fn play(args: PlayArgs) -> Result<(), String> {
     }
     print!("{}", report::summary_table(&summaries));
     if tour {
+        let seeds = args.seeds.as_deref().unwrap_or(TOUR_SEEDS);
+        let limits = match args.player.time_limit {
+            Some(seconds) => format!("{seconds} s per case"),
+            None => format!("1/{TOUR_TIME_DIVISOR} of each contest's time limit"),
+        };
         println!(
-            "\n(a quick tour: seeds {TOUR_SEEDS}, 1/{TOUR_TIME_DIVISOR} of each contest's time limit; \
+            "\n(a quick tour: seeds {seeds}, {limits}; \
              `marathon play GAME --seeds 1-100` for the real thing)"
         );
     }

@@ -10,7 +10,8 @@
 //! into lines, a writer that feeds its input, and (for `StderrMode::Prefixed`) a stderr copier.
 //! They are never joined: a grandchild of the player may keep a pipe open after the player is
 //! dead, and the judge must not wait for it. They end by themselves once their pipe closes or
-//! the endpoint is gone.
+//! the endpoint is gone. Only the stderr copier is waited for, briefly, once the player's group
+//! is dead, so that its last lines are not lost when our process exits right after.
 
 use std::any::Any;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
@@ -34,6 +35,10 @@ const EXIT_PATIENCE: Duration = Duration::from_millis(200);
 
 /// How long a player whose input was closed gets to exit by itself before it is killed.
 const GRACE: Duration = Duration::from_millis(100);
+
+/// How long the stderr copier gets to forward what the dead player left in the pipe. It is only
+/// needed in full when a process that escaped the player's group still holds the pipe.
+const STDERR_DRAIN: Duration = Duration::from_millis(100);
 
 const READ_CHUNK: usize = 64 * 1024;
 
@@ -75,6 +80,8 @@ pub struct Endpoint {
     input: Option<Input>,
     lines: Receiver<Event>,
     player: Player,
+    /// Disconnects when the stderr copier has finished (`None` without one).
+    stderr_done: Option<Receiver<()>>,
 }
 
 /// The judge's side of the writer thread, which owns the player's input pipe and closes it
@@ -112,6 +119,8 @@ enum Exit {
 struct Process {
     child: Child,
     exit: Option<Exit>,
+    /// Set once the child is killed and reaped: its pid may then belong to a stranger.
+    reaped: bool,
 }
 
 impl Process {
@@ -143,14 +152,25 @@ impl Process {
     }
 }
 
-impl Drop for Process {
-    fn drop(&mut self) {
+impl Process {
+    /// Kills the group and reaps the child; does nothing the second time.
+    fn terminate(&mut self) {
+        if self.reaped {
+            return;
+        }
         // Grandchildren may still hold the pipes or burn CPU; they share the group.
         let _ = killpg(self.pid(), Signal::SIGKILL);
         // In case the child moved itself to another group. The child is not reaped yet, so
         // its pid is still ours to signal.
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.reaped = true;
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.terminate();
     }
 }
 
@@ -171,18 +191,31 @@ impl Endpoint {
         let (stdin, stdout, errors) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
         // From here on, any early return kills and reaps the child.
-        let process = Process { child, exit: None };
+        let process = Process {
+            child,
+            exit: None,
+            reaped: false,
+        };
         let (Some(stdin), Some(stdout)) = (stdin, stdout) else {
             return Err(io::Error::other("the player's pipes were not created"));
         };
+        let mut stderr_done = None;
         if let (StderrMode::Prefixed(prefix), Some(errors)) = (stderr, errors) {
+            let (done, finished) = mpsc::channel::<()>();
             thread::Builder::new()
                 .name("endpoint-stderr".into())
-                .spawn(move || copy_stderr(errors, prefix.as_bytes()))?;
+                .spawn(move || {
+                    // Dropped when the copy ends, which disconnects `finished`.
+                    let _done = done;
+                    copy_stderr(errors, prefix.as_bytes());
+                })?;
+            stderr_done = Some(finished);
         }
         let input = spawn_writer(stdin)?;
         let lines = spawn_reader(stdout)?;
-        Ok(Self::new(limit, input, lines, Player::Process(process)))
+        let mut endpoint = Self::new(limit, input, lines, Player::Process(process));
+        endpoint.stderr_done = stderr_done;
+        Ok(endpoint)
     }
 
     /// Runs `player` on a new thread; it reads the judge's text from its `BufRead` and writes
@@ -214,6 +247,7 @@ impl Endpoint {
             input: Some(input),
             lines,
             player,
+            stderr_done: None,
         }
     }
 
@@ -338,8 +372,15 @@ impl Drop for Endpoint {
         if let (None, Player::Process(process)) = (&self.failure, &mut self.player) {
             poll_until(GRACE, || process.poll_exit());
         }
-        // Dropping the fields then kills and reaps the process (see `Process`), and the
-        // helper threads end as their channels or pipes close.
+        if let Player::Process(process) = &mut self.player {
+            process.terminate();
+        }
+        // With the group dead, its stderr pipe is closed: let the copier forward the last
+        // lines, which would otherwise be lost if our process exits right after.
+        if let Some(finished) = self.stderr_done.take() {
+            let _ = finished.recv_timeout(STDERR_DRAIN);
+        }
+        // Dropping the fields then ends the helper threads as their channels or pipes close.
     }
 }
 

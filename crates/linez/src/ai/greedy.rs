@@ -1,7 +1,7 @@
 //! One-move greedy: the legal move with the best static worth, spawns ignored. The baseline the
 //! search is measured against, and fast enough to tune the evaluation's weights on.
 
-use super::eval::Weights;
+use super::eval::{MoveScorer, Weights};
 use super::{Clock, Player};
 use crate::rules::{Board, Color, Move};
 
@@ -18,9 +18,10 @@ impl GreedyPlayer {
 /// The best move by one-move worth, with its worth and the balls it removes; ties go to the
 /// first in move-generation order.
 pub fn best_move(weights: &Weights, board: &Board) -> Option<(Move, f32, u32)> {
+    let scorer = MoveScorer::new(weights, board);
     let mut best: Option<(Move, f32, u32)> = None;
     board.for_each_legal_move(|mv| {
-        let (value, removed) = weights.move_value(board, mv);
+        let (value, removed) = scorer.score(mv);
         if best.is_none_or(|(_, v, _)| value > v) {
             best = Some((mv, value, removed));
         }

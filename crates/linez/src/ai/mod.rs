@@ -47,14 +47,20 @@ pub trait Player {
 /// Builds the named player. `seed` comes from the first observation, so that a player's random
 /// choices depend on the case alone and replay identically in-process and as a program.
 pub fn new_player(name: &str, effort: Option<u64>, seed: u64) -> io::Result<Box<dyn Player>> {
+    new_player_with(name, Weights::default(), effort, seed)
+}
+
+/// [`new_player`] with other evaluation weights (for tuning).
+pub fn new_player_with(
+    name: &str,
+    weights: Weights,
+    effort: Option<u64>,
+    seed: u64,
+) -> io::Result<Box<dyn Player>> {
     let rng = FastRng::new(seed);
     match name {
-        "ai" => Ok(Box::new(search::SearchPlayer::new(
-            Weights::default(),
-            rng,
-            effort,
-        ))),
-        "greedy" => Ok(Box::new(greedy::GreedyPlayer::new(Weights::default()))),
+        "ai" => Ok(Box::new(search::SearchPlayer::new(weights, rng, effort))),
+        "greedy" => Ok(Box::new(greedy::GreedyPlayer::new(weights))),
         "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
         _ => Err(io::Error::new(
             io::ErrorKind::InvalidInput,

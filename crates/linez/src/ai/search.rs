@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use marathon_core::rng::FastRng;
 
-use super::eval::Weights;
+use super::eval::{MoveScorer, Weights};
 use super::greedy::best_move;
 use super::{Clock, Player};
 use crate::rules::{Board, Color, Move, State};
@@ -84,8 +84,9 @@ impl Candidate {
 impl Player for SearchPlayer {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
         let mut scored: Vec<(f32, Move, u32)> = Vec::new();
+        let scorer = MoveScorer::new(&self.weights, board);
         board.for_each_legal_move(|mv| {
-            let (value, removed) = self.weights.move_value(board, mv);
+            let (value, removed) = scorer.score(mv);
             scored.push((value, mv, removed));
         });
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));

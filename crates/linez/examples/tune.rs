@@ -1,0 +1,86 @@
+//! Plays Linez games in-process, without the judge's protocol, to compare evaluation weights
+//! quickly. Not the judge: strength claims come from `marathon play`.
+//!
+//! cargo run --release -p marathon-linez --example tune -- PLAYER SEEDS [effort=N]
+//!     [time=SECONDS] [line=a,b,c,d,e] [points=x] [empty=x]
+
+use std::time::{Duration, Instant};
+
+use marathon_core::parse_seed_set;
+use marathon_linez::ai::{Clock, Weights, new_player_with};
+use marathon_linez::generator::LinezCase;
+use marathon_linez::rules::Turn;
+use rayon::prelude::*;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let player = args.first().cloned().unwrap_or_else(|| "greedy".into());
+    let seeds = parse_seed_set(args.get(1).map_or("1-100", String::as_str)).expect("seeds");
+    let mut weights = Weights::default();
+    let mut effort = None;
+    let mut time_limit = Duration::from_secs(20);
+    for arg in &args[2.min(args.len())..] {
+        let (key, value) = arg.split_once('=').expect("key=value");
+        let numbers: Vec<f32> = value
+            .split(',')
+            .map(|v| v.parse().expect("number"))
+            .collect();
+        match key {
+            "effort" => effort = Some(numbers[0] as u64),
+            "time" => time_limit = Duration::from_secs_f32(numbers[0]),
+            "line" => weights.line.copy_from_slice(&numbers),
+            "points" => weights.points = numbers[0],
+            "empty" => weights.empty = numbers[0],
+            _ => panic!("unknown key {key}"),
+        }
+    }
+    let started = Instant::now();
+    let results: Vec<(u64, u64, f64)> = seeds
+        .par_iter()
+        .map(|&seed| play(&player, weights, effort, time_limit, seed))
+        .collect();
+    let n = results.len() as f64;
+    let mean_score = results.iter().map(|r| r.0 as f64).sum::<f64>() / n;
+    let mean_moves = results.iter().map(|r| r.1 as f64).sum::<f64>() / n;
+    let max_time = results.iter().map(|r| r.2).fold(0.0, f64::max);
+    println!(
+        "{player} {weights:?} effort={effort:?}: mean {mean_score:.1}, moves {mean_moves:.1}, \
+         max time {max_time:.2}s, wall {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+fn play(
+    name: &str,
+    weights: Weights,
+    effort: Option<u64>,
+    limit: Duration,
+    seed: u64,
+) -> (u64, u64, f64) {
+    let mut case = LinezCase::new(seed);
+    let mut state = case.initial_state();
+    let mut player = new_player_with(name, weights, effort, seed).expect("a player");
+    let mut used = Duration::ZERO;
+    while !state.is_over() {
+        if state.must_pass() {
+            case.spawn(&mut state);
+            continue;
+        }
+        let clock = Clock {
+            limit,
+            used,
+            started: Instant::now(),
+        };
+        let mv = player
+            .choose(&state.board, state.preview, &clock)
+            .expect("a move");
+        used += clock.started.elapsed();
+        if used > limit {
+            break;
+        }
+        if state.play(mv).expect("a legal move") == Turn::SpawnDue {
+            case.spawn(&mut state);
+        }
+    }
+    (state.score, state.moves, used.as_secs_f64())
+}
