@@ -96,10 +96,7 @@ struct PlayArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Gen { game, seed } => find_game(&game).and_then(|g| {
-            print!("{}", g.generate(seed));
-            Ok(())
-        }),
+        Command::Gen { game, seed } => find_game(&game).map(|g| print!("{}", g.generate(seed))),
         Command::Play(args) => play(args),
         Command::Solve { game, player } => find_game(&game).and_then(|g| solve(g, &player)),
     };

@@ -31,6 +31,8 @@ fn main() {
             "line" => weights.line.copy_from_slice(&numbers),
             "points" => weights.points = numbers[0],
             "empty" => weights.empty = numbers[0],
+            "hole" => weights.hole = numbers[0],
+            "cut_off" => weights.cut_off = numbers[0],
             _ => panic!("unknown key {key}"),
         }
     }

@@ -18,15 +18,7 @@ impl GreedyPlayer {
 /// The best move by one-move worth, with its worth and the balls it removes; ties go to the
 /// first in move-generation order.
 pub fn best_move(weights: &Weights, board: &Board) -> Option<(Move, f32, u32)> {
-    let scorer = MoveScorer::new(weights, board);
-    let mut best: Option<(Move, f32, u32)> = None;
-    board.for_each_legal_move(|mv| {
-        let (value, removed) = scorer.score(mv);
-        if best.is_none_or(|(_, v, _)| value > v) {
-            best = Some((mv, value, removed));
-        }
-    });
-    best
+    MoveScorer::new(weights, board).best_move()
 }
 
 impl Player for GreedyPlayer {

@@ -13,10 +13,14 @@ use marathon_core::rng::FastRng;
 use super::eval::{MoveScorer, Weights};
 use super::greedy::best_move;
 use super::{Clock, Player};
-use crate::rules::{Board, Color, Move, State};
+use crate::rules::{Board, CELLS, Color, Move, State};
 
 /// How many moves, best by static worth, get the sampled evaluation.
 const CANDIDATES: usize = 10;
+
+/// How many moves, best by fast score, get their exact static worth before the candidates are
+/// picked.
+const RESCORED: usize = 40;
 
 /// The share of the remaining time one move may use: the time spreads over the game in a
 /// geometric series, so a long game never runs out.
@@ -52,18 +56,51 @@ impl SearchPlayer {
         }
     }
 
-    /// One sampled outcome of `mv`: the spawn drawn from `spawn_seed`, then the best reply.
-    fn sample(&self, board: &Board, mv: Move, preview: [Color; 3], spawn_seed: u64) -> f32 {
+    /// One sampled outcome of `mv`: the spawn given by `order`, then the best reply.
+    fn sample(&self, board: &Board, mv: Move, preview: [Color; 3], order: &SpawnOrder) -> f32 {
         let mut after = *board;
         let removed = after.move_ball(mv);
         debug_assert_eq!(removed, 0, "clearing moves are not sampled");
         let mut state = State::new(after, preview);
-        let mut rng = FastRng::new(spawn_seed);
-        let spawn_removed = state.spawn(|n| rng.below(n));
+        let mut empty = after.empty_cells().raw();
+        let spawn_removed = state.spawn(|_| order.take_first(&mut empty));
         if state.is_over() {
             return GAME_OVER;
         }
         self.weights.clear_value(spawn_removed) + self.reply_value(&state.board)
+    }
+}
+
+/// A sampled spawn that fits every candidate move: a random order of all cells, and each
+/// spawned ball lands on the first empty cell in it. For one board that is the uniform spawn of
+/// the rules; across candidates, which differ in a cell or two, the spawns mostly coincide, so
+/// the candidates are compared on the same luck.
+struct SpawnOrder([u8; CELLS]);
+
+impl SpawnOrder {
+    fn random(rng: &mut FastRng) -> Self {
+        let mut cells = [0u8; CELLS];
+        for (i, cell) in cells.iter_mut().enumerate() {
+            *cell = i as u8;
+        }
+        for i in (1..CELLS).rev() {
+            cells.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+        SpawnOrder(cells)
+    }
+
+    /// Takes the first cell of the order that is in `empty` out of it, and returns its index
+    /// among the cells of `empty` in row-major order (what [`State::spawn`] asks for).
+    fn take_first(&self, empty: &mut u128) -> u32 {
+        let cell = self
+            .0
+            .iter()
+            .map(|&c| 1u128 << c)
+            .find(|&bit| *empty & bit != 0)
+            .expect("spawn asks only while a cell is empty");
+        let rank = (*empty & (cell - 1)).count_ones();
+        *empty &= !cell;
+        rank
     }
 }
 
@@ -85,11 +122,16 @@ impl Player for SearchPlayer {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
         let mut scored: Vec<(f32, Move, u32)> = Vec::new();
         let scorer = MoveScorer::new(&self.weights, board);
-        board.for_each_legal_move(|mv| {
-            let (value, removed) = scorer.score(mv);
-            scored.push((value, mv, removed));
-        });
+        scorer.for_each_scored(|mv, value, removed| scored.push((value, mv, removed)));
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.truncate(RESCORED);
+        for (value, mv, removed) in scored.iter_mut() {
+            *value = scorer.exact(*mv, *value, *removed);
+        }
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if scored.iter().any(|&(_, _, removed)| removed > 0) {
+            scored.retain(|&(_, _, removed)| removed > 0);
+        }
         scored.truncate(CANDIDATES);
         if scored.len() <= 1 || (self.effort.is_none() && clock.remaining() < TIME_RESERVE) {
             return scored.first().map(|&(_, mv, _)| mv);
@@ -122,9 +164,9 @@ impl Player for SearchPlayer {
         let rounds = self.effort.unwrap_or(u64::MAX);
         let mut round = 0;
         while round < rounds {
-            let spawn_seed = self.rng.next_u64();
+            let order = SpawnOrder::random(&mut self.rng);
             for candidate in candidates.iter_mut().filter(|c| !c.exact) {
-                candidate.total += self.sample(board, candidate.mv, preview, spawn_seed);
+                candidate.total += self.sample(board, candidate.mv, preview, &order);
                 candidate.samples += 1;
             }
             round += 1;

@@ -90,8 +90,8 @@ mod tests {
         };
         assert_eq!(count(40), 20);
         assert_eq!(count(0), 3);
-        for cell in 0..81 {
-            for &w in WINDOWS_OF_CELL[cell].iter().filter(|&&w| w != u8::MAX) {
+        for (cell, windows) in WINDOWS_OF_CELL.iter().enumerate() {
+            for &w in windows.iter().filter(|&&w| w != u8::MAX) {
                 assert!(WINDOWS[w as usize] & (1 << cell) != 0);
             }
         }

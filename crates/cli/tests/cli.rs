@@ -1,0 +1,808 @@
+//! The `marathon` binary end to end: misbehaving `--exec` programs get the right verdicts while
+//! the runner keeps going, built-in players are reproducible in-process and as programs down to
+//! every move, and bad command lines fail with a message instead of a panic.
+//!
+//! Fixture programs are `sh` one-liners. A program that should play a few legal moves first
+//! pipes the judge's text through a `read` loop (the shell reads a pipe byte by byte, so it takes
+//! exactly the lines it counts, and `printf` does not buffer) into `marathon solve linez`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use marathon_core::Game;
+use marathon_linez::LINEZ;
+use marathon_linez::generator::{INITIAL_BALLS, LinezCase};
+use marathon_linez::protocol::parse_move;
+use marathon_linez::rules::{State, Turn};
+use serde_json::Value;
+
+const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
+
+/// The binary as a word of an `sh -c` command.
+fn marathon_sh() -> String {
+    shell_quote(MARATHON)
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+fn path_sh(path: &Path) -> String {
+    shell_quote(path.to_str().expect("temp paths are UTF-8"))
+}
+
+/// A finished run of the binary.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+impl Run {
+    fn assert_success(&self) {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "expected success; stderr:\n{}",
+            self.stderr
+        );
+    }
+
+    /// A usage error: exit status 2 and a message on stderr (checked against `needles`).
+    fn assert_usage_error(&self, needles: &[&str]) {
+        assert_eq!(
+            self.code,
+            Some(2),
+            "expected exit status 2; stdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        for needle in needles {
+            assert!(
+                self.stderr.contains(needle),
+                "stderr does not mention {needle:?}:\n{}",
+                self.stderr
+            );
+        }
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with_input(args, None)
+}
+
+fn run_with_input(args: &[&str], input: Option<&[u8]>) -> Run {
+    let started = Instant::now();
+    let mut command = Command::new(MARATHON);
+    command
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command.stdin(if input.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let mut child = command.spawn().expect("the marathon binary starts");
+    if let Some(input) = input {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        // A solver that fails early closes its input; that is what some tests are about.
+        let _ = stdin.write_all(input);
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().expect("marathon runs");
+    let run = Run {
+        code: status.code(),
+        stdout: String::from_utf8(stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+        elapsed: started.elapsed(),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "marathon {args:?} panicked:\n{}",
+        run.stderr
+    );
+    run
+}
+
+/// A fresh directory for one test's files, removed afterwards unless the test failed.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!("marathon-cli-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("temp dir");
+        TempDir(path)
+    }
+
+    fn join(&self, name: impl AsRef<Path>) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// `marathon play linez` with `extra` flags and `--json`; returns the run and one object per
+/// case, after checking the documented fields are there.
+fn play_json(dir: &TempDir, extra: &[&str]) -> (Run, Vec<Value>) {
+    let json = dir.join(format!("run-{}.jsonl", next_number()));
+    let json_arg = json.to_str().expect("UTF-8 path").to_owned();
+    let mut args = vec!["play", "linez", "--threads", "2", "--json", &json_arg];
+    args.extend_from_slice(extra);
+    let run = run(&args);
+    run.assert_success();
+    let text = std::fs::read_to_string(&json).expect("the --json file was written");
+    let cases: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is a JSON object"))
+        .collect();
+    for case in &cases {
+        for field in [
+            "game", "seed", "params", "score", "moves", "time_ms", "verdict",
+        ] {
+            assert!(case.get(field).is_some(), "no {field:?} in {case}");
+        }
+        assert_eq!(case["game"], "linez");
+        let extra_fields: &[&str] = match case["verdict"].as_str().expect("verdict is a string") {
+            "ok" => &[],
+            "invalid" => &["line", "reason"],
+            "timeout" => &["limit_ms"],
+            "crash" | "protocol" => &["detail"],
+            other => panic!("unknown verdict {other:?} in {case}"),
+        };
+        for field in extra_fields {
+            assert!(case.get(field).is_some(), "no {field:?} in {case}");
+        }
+    }
+    (run, cases)
+}
+
+fn next_number() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+fn seeds_of(cases: &[Value]) -> Vec<u64> {
+    cases.iter().map(|c| c["seed"].as_u64().unwrap()).collect()
+}
+
+fn score(case: &Value) -> f64 {
+    case["score"].as_f64().expect("score is a number")
+}
+
+fn moves(case: &Value) -> u64 {
+    case["moves"].as_u64().expect("moves is a count")
+}
+
+fn str_field<'a>(case: &'a Value, field: &str) -> &'a str {
+    case[field]
+        .as_str()
+        .unwrap_or_else(|| panic!("{field:?} is not a string in {case}"))
+}
+
+/// Plays `moves` on the case of `seed` under the rules (spawning as the judge does); panics on
+/// an illegal move. Returns the state after the last move.
+fn replay(seed: u64, moves: &[String]) -> State {
+    let mut case = LinezCase::new(seed);
+    let mut state = case.initial_state();
+    for text in moves {
+        while state.must_pass() {
+            case.spawn(&mut state);
+        }
+        let mv = parse_move(text).unwrap_or_else(|e| panic!("seed {seed}: move {text:?}: {e}"));
+        match state.play(mv) {
+            Ok(Turn::SpawnDue) => {
+                case.spawn(&mut state);
+            }
+            Ok(Turn::Cleared { .. }) => {}
+            Err(e) => panic!("seed {seed}: move {text:?} is illegal: {e}"),
+        }
+    }
+    state
+}
+
+/// A fixture that passes the first `moves` observations to `marathon solve linez --player
+/// greedy`, recording them in `DIR/in_PID.txt` and the replies in `DIR/out_PID.txt`, then runs
+/// `then`.
+fn greedy_then(dir: &TempDir, moves: usize, then: &str) -> String {
+    format!(
+        "{{ i=0; while [ $i -lt {lines} ] && IFS= read -r l; do printf '%s\\n' \"$l\"; \
+         printf '%s\\n' \"$l\" >> {d}/in_$$.txt; i=$((i+1)); done; }} \
+         | {m} solve linez --player greedy | tee {d}/out_$$.txt; {then}",
+        lines = moves * 10,
+        m = marathon_sh(),
+        d = path_sh(&dir.0),
+    )
+}
+
+/// The games a [`greedy_then`] fixture recorded, as (seed, moves) in seed order; the seed is
+/// the one whose first observation the recorded input starts with.
+fn recorded_games(dir: &TempDir, seeds: &[u64]) -> Vec<(u64, Vec<String>)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&dir.0).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let Some(pid) = name.strip_prefix("in_") else {
+            continue;
+        };
+        let input = std::fs::read_to_string(&path).unwrap();
+        let fits: Vec<u64> = seeds
+            .iter()
+            .copied()
+            .filter(|&seed| input.starts_with(&LINEZ.generate(seed)))
+            .collect();
+        assert_eq!(fits.len(), 1, "{name} fits seeds {fits:?} of {seeds:?}");
+        let moves: Vec<String> = std::fs::read_to_string(dir.join(format!("out_{pid}")))
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        found.push((fits[0], moves));
+    }
+    found.sort();
+    assert_eq!(
+        found.iter().map(|(seed, _)| *seed).collect::<Vec<_>>(),
+        seeds,
+        "one recorded game per seed"
+    );
+    found
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Fixture programs and their verdicts
+
+#[test]
+fn legal_program_plays_every_seed_to_the_end() {
+    let dir = TempDir::new("legal");
+    let program = format!("{} solve linez --player random", marathon_sh());
+    let (run, cases) = play_json(&dir, &["--seeds", "1-4", "--quiet", "--exec", &program]);
+    assert_eq!(seeds_of(&cases), [1, 2, 3, 4]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "ok", "{case}");
+        assert!(moves(case) > 0, "{case}");
+        assert!(score(case) >= 0.0, "{case}");
+        assert!(case.get("reason").is_none() && case.get("detail").is_none());
+    }
+    // The table shows every case, the summary no failure.
+    for seed in 1..=4 {
+        assert!(
+            run.stdout
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{seed} ")) && l.ends_with("ok")),
+            "no ok row for seed {seed}:\n{}",
+            run.stdout
+        );
+    }
+    // The same player in-process sees the same text, so it plays the same games.
+    let (_, builtin) = play_json(&dir, &["--seeds", "1-4", "--player", "random"]);
+    for (exec, builtin) in cases.iter().zip(&builtin) {
+        assert_eq!((score(exec), moves(exec)), (score(builtin), moves(builtin)));
+    }
+}
+
+/// Reads one observation and answers `reply`, forever.
+fn answering(reply: &str) -> String {
+    format!(
+        "while :; do for i in 1 2 3 4 5 6 7 8 9 10; do read -r l || exit 0; done; echo {reply}; done"
+    )
+}
+
+#[test]
+fn garbage_reply_is_invalid_and_the_runner_goes_on() {
+    let dir = TempDir::new("garbage");
+    let (run, cases) = play_json(
+        &dir,
+        &["--seeds", "1-3", "--quiet", "--exec", &answering("hello")],
+    );
+    assert_eq!(seeds_of(&cases), [1, 2, 3]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "invalid", "{case}");
+        assert_eq!(case["line"], "hello", "{case}");
+        assert!(!str_field(case, "reason").is_empty(), "{case}");
+        assert_eq!((score(case), moves(case)), (0.0, 0), "{case}");
+    }
+    assert!(run.stdout.contains("\"hello\""), "{}", run.stdout);
+}
+
+#[test]
+fn well_formed_but_illegal_move_is_invalid() {
+    let dir = TempDir::new("illegal");
+    // A1 to A1 is never legal: either no ball is there or the target is taken.
+    let (_, cases) = play_json(
+        &dir,
+        &["--seeds", "1-3", "--quiet", "--exec", &answering("A1A1")],
+    );
+    assert_eq!(seeds_of(&cases), [1, 2, 3]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "invalid", "{case}");
+        assert_eq!(case["line"], "A1A1", "{case}");
+        assert!(str_field(case, "reason").contains("A1"), "{case}");
+        assert_eq!((score(case), moves(case)), (0.0, 0), "{case}");
+    }
+}
+
+#[test]
+fn program_that_exits_at_once_is_a_protocol_failure_or_a_crash() {
+    let dir = TempDir::new("exits");
+    let (_, cases) = play_json(&dir, &["--seeds", "1-3", "--quiet", "--exec", "true"]);
+    assert_eq!(seeds_of(&cases), [1, 2, 3]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "protocol", "{case}");
+        assert!(
+            str_field(case, "detail").contains("exit status 0"),
+            "{case}"
+        );
+        assert_eq!((score(case), moves(case)), (0.0, 0), "{case}");
+    }
+    let (_, cases) = play_json(&dir, &["--seeds", "1-3", "--quiet", "--exec", "exit 3"]);
+    assert_eq!(seeds_of(&cases), [1, 2, 3]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "crash", "{case}");
+        assert!(str_field(case, "detail").contains("status 3"), "{case}");
+        assert_eq!((score(case), moves(case)), (0.0, 0), "{case}");
+    }
+    let (_, cases) = play_json(&dir, &["--seeds", "4", "--quiet", "--exec", "kill -9 $$"]);
+    assert_eq!(cases[0]["verdict"], "crash", "{}", cases[0]);
+    assert!(
+        str_field(&cases[0], "detail").contains("SIGKILL"),
+        "{}",
+        cases[0]
+    );
+}
+
+/// Whether process `pid` is still alive (a zombie is dead).
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(stat) => {
+            let state = stat[stat.rfind(')').unwrap() + 1..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .to_owned();
+            state != "Z" && state != "X"
+        }
+    }
+}
+
+fn pids_in(dir: &TempDir, prefix: &str) -> Vec<u32> {
+    std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
+        .map(|p| std::fs::read_to_string(&p).unwrap().trim().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn sleeping_program_times_out_and_is_killed() {
+    let dir = TempDir::new("sleep");
+    // The program and a background child that keeps the pipes open both sleep past the limit.
+    let program = format!(
+        "sleep 5 & echo $! > {d}/child_$$; echo $$ > {d}/sh_$$; sleep 5",
+        d = path_sh(&dir.0)
+    );
+    let (run, cases) = play_json(
+        &dir,
+        &[
+            "--seeds",
+            "1-3",
+            "--quiet",
+            "--time-limit",
+            "0.5",
+            "--exec",
+            &program,
+        ],
+    );
+    assert_eq!(seeds_of(&cases), [1, 2, 3]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "timeout", "{case}");
+        assert_eq!(case["limit_ms"], 500, "{case}");
+        let time = case["time_ms"].as_u64().unwrap();
+        assert!((500..2500).contains(&time), "{case}");
+        assert_eq!((score(case), moves(case)), (0.0, 0), "{case}");
+    }
+    // Three half-second cases on two threads: about a second, far from the 5 s of the sleeps.
+    assert!(
+        run.elapsed < Duration::from_secs(4),
+        "took {:?}",
+        run.elapsed
+    );
+    let pids: Vec<u32> = pids_in(&dir, "sh_")
+        .into_iter()
+        .chain(pids_in(&dir, "child_"))
+        .collect();
+    assert_eq!(pids.len(), 6, "every program and child wrote its pid");
+    // Killed grandchildren are reaped by init, maybe not at once.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while pids.iter().any(|&p| alive(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let survivors: Vec<u32> = pids.into_iter().filter(|&p| alive(p)).collect();
+    assert!(survivors.is_empty(), "still running: {survivors:?}");
+}
+
+#[test]
+fn program_that_hangs_mid_game_times_out_keeping_its_points() {
+    let dir = TempDir::new("hang");
+    let program = greedy_then(&dir, 15, "exec sleep 5");
+    let (run, cases) = play_json(
+        &dir,
+        &[
+            "--seeds",
+            "5-6",
+            "--quiet",
+            "--time-limit",
+            "1",
+            "--exec",
+            &program,
+        ],
+    );
+    assert!(
+        run.elapsed < Duration::from_secs(4),
+        "took {:?}",
+        run.elapsed
+    );
+    let recorded = recorded_games(&dir, &[5, 6]);
+    assert_eq!(recorded.len(), 2);
+    for (case, (seed, moves_played)) in cases.iter().zip(&recorded) {
+        assert_eq!(case["seed"], *seed);
+        assert_eq!(case["verdict"], "timeout", "{case}");
+        assert_eq!(moves(case), 15, "{case}");
+        assert_eq!(moves_played.len(), 15);
+        let state = replay(*seed, moves_played);
+        assert_eq!(score(case), state.score as f64, "{case}");
+    }
+}
+
+#[test]
+fn program_that_crashes_mid_game_keeps_its_points() {
+    let dir = TempDir::new("crash");
+    let program = greedy_then(&dir, 20, "exit 7");
+    let (_, cases) = play_json(&dir, &["--seeds", "1-3", "--quiet", "--exec", &program]);
+    let recorded = recorded_games(&dir, &[1, 2, 3]);
+    assert_eq!(recorded.len(), 3);
+    let mut total = 0.0;
+    for (case, (seed, moves_played)) in cases.iter().zip(&recorded) {
+        assert_eq!(case["seed"], *seed);
+        assert_eq!(case["verdict"], "crash", "{case}");
+        assert!(str_field(case, "detail").contains("status 7"), "{case}");
+        assert_eq!(moves(case), 20, "{case}");
+        assert_eq!(moves_played.len(), 20);
+        // The points of the legal moves stand, exactly as the rules count them.
+        let state = replay(*seed, moves_played);
+        assert_eq!(score(case), state.score as f64, "{case}");
+        total += score(case);
+    }
+    assert!(total > 0.0, "20 greedy moves should clear a line somewhere");
+}
+
+#[test]
+fn illegal_move_mid_game_keeps_the_points() {
+    let dir = TempDir::new("late-invalid");
+    let program = greedy_then(
+        &dir,
+        20,
+        "for i in 1 2 3 4 5 6 7 8 9 10; do read -r l; done; echo A1A1",
+    );
+    let (_, cases) = play_json(&dir, &["--seeds", "2-3", "--quiet", "--exec", &program]);
+    let recorded = recorded_games(&dir, &[2, 3]);
+    for (case, (seed, moves_played)) in cases.iter().zip(&recorded) {
+        assert_eq!(case["seed"], *seed);
+        assert_eq!(case["verdict"], "invalid", "{case}");
+        assert_eq!(case["line"], "A1A1", "{case}");
+        assert_eq!(moves(case), 20, "{case}");
+        assert_eq!(score(case), replay(*seed, moves_played).score as f64);
+    }
+}
+
+#[test]
+fn stderr_is_passed_through_with_the_seed_unless_quiet() {
+    let dir = TempDir::new("stderr");
+    let program = format!(
+        "printf 'note one\\nnote two' >&2; exec {} solve linez --player random",
+        marathon_sh()
+    );
+    let (run, cases) = play_json(&dir, &["--seeds", "2-3", "--exec", &program]);
+    assert!(cases.iter().all(|c| c["verdict"] == "ok"), "{cases:?}");
+    for seed in [2, 3] {
+        for note in ["note one", "note two"] {
+            let line = format!("[linez seed {seed}] {note}");
+            assert!(
+                run.stderr.lines().any(|l| l == line),
+                "no line {line:?} in stderr:\n{}",
+                run.stderr
+            );
+        }
+    }
+    let (quiet, _) = play_json(&dir, &["--seeds", "2-3", "--quiet", "--exec", &program]);
+    assert!(!quiet.stderr.contains("note"), "{}", quiet.stderr);
+}
+
+#[test]
+fn last_words_of_a_crashing_program_are_not_lost() {
+    // The program's stderr is copied on a helper thread; a line written just before dying must
+    // still come out before marathon exits (a single short case is the tightest race).
+    for _ in 0..60 {
+        let run = run(&[
+            "play",
+            "linez",
+            "--seeds",
+            "3",
+            "--summary-only",
+            "--exec",
+            "echo 'last words' >&2; exit 1",
+        ]);
+        run.assert_success();
+        assert!(
+            run.stderr.lines().any(|l| l == "[linez seed 3] last words"),
+            "stderr lost the program's last line:\n{}",
+            run.stderr
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Reproducibility
+
+#[test]
+fn fixed_effort_ai_plays_the_same_in_process_and_as_a_program() {
+    let dir = TempDir::new("repro");
+    let seeds = ["--seeds", "1-3"];
+    let (_, builtin) = play_json(
+        &dir,
+        &[seeds[0], seeds[1], "--player", "ai", "--effort", "2"],
+    );
+    let program = format!("{} solve linez --effort 2", marathon_sh());
+    let (_, exec) = play_json(&dir, &[seeds[0], seeds[1], "--quiet", "--exec", &program]);
+    assert_eq!(seeds_of(&builtin), [1, 2, 3]);
+    assert_eq!(seeds_of(&exec), [1, 2, 3]);
+    for (b, e) in builtin.iter().zip(&exec) {
+        assert_eq!(b["verdict"], "ok", "{b}");
+        assert_eq!(e["verdict"], "ok", "{e}");
+        assert_eq!(
+            (score(b), moves(b)),
+            (score(e), moves(e)),
+            "seed {}: in-process {b} vs program {e}",
+            b["seed"]
+        );
+    }
+}
+
+#[test]
+fn captured_game_replays_move_for_move() {
+    for seed in [1u64, 2] {
+        let dir = TempDir::new(&format!("capture-{seed}"));
+        let program = format!(
+            "tee {d}/in_$$.txt | {m} solve linez --effort 2 | tee {d}/out_$$.txt",
+            d = path_sh(&dir.0),
+            m = marathon_sh()
+        );
+        let seed_text = seed.to_string();
+        let (_, cases) = play_json(
+            &dir,
+            &["--seeds", &seed_text, "--quiet", "--exec", &program],
+        );
+        let case = &cases[0];
+        assert_eq!(case["verdict"], "ok", "{case}");
+        let file = |prefix: &str| {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(&dir.0)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
+                .collect();
+            assert_eq!(found.len(), 1, "{prefix}* files: {found:?}");
+            std::fs::read(found.pop().unwrap()).unwrap()
+        };
+        let (input, output) = (file("in_"), file("out_"));
+        let moves_played: Vec<String> = String::from_utf8(output.clone())
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        // One observation of 10 lines per move, starting with the case as `gen` prints it.
+        assert_eq!(moves_played.len() as u64, moves(case), "{case}");
+        let input_text = String::from_utf8(input.clone()).unwrap();
+        assert_eq!(input_text.lines().count() as u64, 10 * moves(case));
+        let generated = run(&["gen", "linez", "--seed", &seed_text]);
+        generated.assert_success();
+        assert!(input_text.starts_with(&generated.stdout));
+        // The judge's score is the rules' score of these moves, and the game is over.
+        let state = replay(seed, &moves_played);
+        assert!(
+            state.is_over(),
+            "seed {seed}: the replayed game is not over"
+        );
+        assert_eq!(score(case), state.score as f64, "{case}");
+        // The same program fed the captured text answers exactly the same moves.
+        let again = run_with_input(&["solve", "linez", "--effort", "2"], Some(&input));
+        again.assert_success();
+        assert!(
+            again.stdout.as_bytes() == output.as_slice(),
+            "seed {seed}: solve on the captured input answered differently"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Command-line errors and the other verbs
+
+#[test]
+fn bad_seed_sets_name_the_token_or_file() {
+    run(&["play", "linez", "--seeds", "5-3"]).assert_usage_error(&["5-3", "backwards"]);
+    run(&["play", "linez", "--seeds", "x"]).assert_usage_error(&["\"x\""]);
+    run(&["play", "linez", "--seeds", "1,,2"]).assert_usage_error(&["1,,2"]);
+    run(&[
+        "play",
+        "linez",
+        "--seeds",
+        "@/nonexistent/marathon-seeds.txt",
+    ])
+    .assert_usage_error(&["/nonexistent/marathon-seeds.txt"]);
+    let dir = TempDir::new("seedfile");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "1\n# fine\n2-x\n").unwrap();
+    run(&["play", "linez", "--seeds", &format!("@{}", bad.display())])
+        .assert_usage_error(&["bad.txt:3", "2-x"]);
+}
+
+#[test]
+fn seed_file_runs_its_seeds_in_order() {
+    let dir = TempDir::new("seedfile-good");
+    let file = dir.join("seeds.txt");
+    std::fs::write(&file, "# a few\n9\n\n2-3 # and a range\n").unwrap();
+    let seeds = format!("@{}", file.display());
+    let (_, cases) = play_json(&dir, &["--seeds", &seeds, "--player", "random"]);
+    assert_eq!(seeds_of(&cases), [9, 2, 3]);
+}
+
+#[test]
+fn unknown_game_lists_the_games() {
+    run(&["play", "chess"]).assert_usage_error(&["chess", "linez"]);
+    run(&["gen", "chess"]).assert_usage_error(&["chess", "linez"]);
+    run(&["solve", "chess"]).assert_usage_error(&["chess", "linez"]);
+}
+
+#[test]
+fn unknown_player_lists_the_players() {
+    let needles = ["nope", "ai", "greedy", "random"];
+    run(&["play", "linez", "--player", "nope"]).assert_usage_error(&needles);
+    run(&["solve", "linez", "--player", "nope"]).assert_usage_error(&needles);
+}
+
+#[test]
+fn bad_time_limits_are_refused() {
+    // clap reads `-1` as a flag; either way the value is named.
+    run(&["play", "linez", "--time-limit", "-1"]).assert_usage_error(&["-1"]);
+    for value in ["-1", "0", "nan", "inf"] {
+        let flag = format!("--time-limit={value}");
+        let run = run(&["play", "linez", "--seeds", "1", &flag]);
+        run.assert_usage_error(&["--time-limit", "positive"]);
+        assert!(run.stdout.is_empty(), "played anyway:\n{}", run.stdout);
+    }
+    run(&["solve", "linez", "--time-limit=0"]).assert_usage_error(&["positive"]);
+    run(&["play", "linez", "--time-limit", "soon"]).assert_usage_error(&["soon"]);
+}
+
+#[test]
+fn exec_and_player_conflict() {
+    run(&["play", "linez", "--player", "random", "--exec", "true"]).assert_usage_error(&["--exec"]);
+}
+
+#[test]
+fn gen_prints_one_observation() {
+    for seed in [1u64, 2, 1 << 40] {
+        let seed_text = seed.to_string();
+        let run = run(&["gen", "linez", "--seed", &seed_text]);
+        run.assert_success();
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        assert_eq!(lines.len(), 10, "{}", run.stdout);
+        assert!(run.stdout.ends_with('\n'));
+        for row in &lines[..9] {
+            assert_eq!(row.len(), 9, "{row:?}");
+            assert!(row.chars().all(|c| c == '.' || ('1'..='7').contains(&c)));
+        }
+        let balls = lines[..9]
+            .iter()
+            .flat_map(|r| r.chars())
+            .filter(|&c| c != '.')
+            .count();
+        assert_eq!(balls, INITIAL_BALLS, "{}", run.stdout);
+        assert_eq!(lines[9].len(), 3);
+        assert!(lines[9].chars().all(|c| ('1'..='7').contains(&c)));
+        // The same case every time, and the one the judge plays.
+        assert_eq!(run.stdout, LINEZ.generate(seed));
+    }
+    assert_ne!(
+        run(&["gen", "linez", "--seed", "1"]).stdout,
+        run(&["gen", "linez", "--seed", "2"]).stdout
+    );
+}
+
+#[test]
+fn solve_answers_a_move_and_stops_at_end_of_input() {
+    let observation = LINEZ.generate(4);
+    let run = run_with_input(
+        &["solve", "linez", "--player", "greedy"],
+        Some(observation.as_bytes()),
+    );
+    run.assert_success();
+    let reply = run.stdout.trim_end();
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
+    let state = replay(4, &[reply.to_owned()]);
+    assert_eq!(state.moves, 1);
+    // No input at all: the judge closed it before the first turn.
+    let empty = run_with_input(&["solve", "linez"], Some(b""));
+    empty.assert_success();
+    assert!(empty.stdout.is_empty());
+}
+
+#[test]
+fn solve_rejects_malformed_input_with_a_message() {
+    let good = LINEZ.generate(1);
+    let good_lines: Vec<&str> = good.lines().collect();
+    let with_line = |index: usize, text: &str| {
+        let mut lines = good_lines.clone();
+        lines[index] = text;
+        lines.join("\n") + "\n"
+    };
+    let cases: Vec<(String, &[&str])> = vec![
+        (with_line(0, "........"), &["line 1", "9 characters", "8"]),
+        (with_line(3, "....x...."), &["line 4", "'x'"]),
+        (with_line(9, "89"), &["line 10"]),
+        (with_line(9, "189"), &["line 10", "'8'"]),
+        (good_lines[..9].join("\n") + "\n", &["ended"]),
+    ];
+    for (input, needles) in cases {
+        let run = run_with_input(&["solve", "linez"], Some(input.as_bytes()));
+        assert_ne!(run.code, Some(0), "accepted {input:?}");
+        assert!(run.stderr.starts_with("marathon: "), "{}", run.stderr);
+        for needle in needles {
+            assert!(
+                run.stderr.contains(needle),
+                "{input:?}: stderr does not mention {needle:?}: {}",
+                run.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn tour_prints_a_summary_naming_every_game() {
+    let run = run(&["play", "--seeds", "1-2", "--effort", "1", "--threads", "2"]);
+    run.assert_success();
+    let header = run
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("game"))
+        .unwrap_or_else(|| panic!("no summary header:\n{}", run.stdout));
+    assert!(header.contains("failures"), "{header}");
+    let row: Vec<&str> = run
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("linez"))
+        .unwrap_or_else(|| panic!("no linez row:\n{}", run.stdout))
+        .split_whitespace()
+        .collect();
+    // game, cases, mean, median, min, max, failures, time
+    assert_eq!(row[1], "2", "{row:?}");
+    assert_eq!(row[6], "0", "{row:?}");
+    // The note tells what was actually played.
+    assert!(run.stdout.contains("seeds 1-2"), "{}", run.stdout);
+    // The tour prints no per-case table.
+    assert!(!run.stdout.contains("verdict"), "{}", run.stdout);
+}

@@ -1,0 +1,192 @@
+//! The judge with the built-in players: they never make an illegal move, every game runs to
+//! its end, and the judge's score and move count are what the rules give for the moves played.
+//!
+//! Each case is played twice: through `Game::play` (what the runner does) and through
+//! `judge::run_game` with a player whose replies are recorded, so the moves can be replayed
+//! under the rules independently of the judge.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use marathon_core::{CaseOutcome, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict};
+use marathon_linez::LINEZ;
+use marathon_linez::generator::LinezCase;
+use marathon_linez::judge::run_game;
+use marathon_linez::protocol::{format_observation, parse_move};
+use marathon_linez::rules::{State, Turn};
+
+/// Far more than any built-in player needs here; a timeout would be a bug worth seeing.
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// Seeds for the quick players: small ones, and the extremes of the `long` the generator reads.
+fn seeds(count: u64) -> Vec<u64> {
+    let mut seeds: Vec<u64> = (1..=count - 3).collect();
+    seeds.extend([0, 1 << 40, u64::MAX]);
+    seeds
+}
+
+fn config(player: &str, effort: Option<u64>) -> PlayConfig {
+    PlayConfig {
+        player: PlayerSpec::Builtin(player.into()),
+        time_limit: LIMIT,
+        effort,
+        quiet: true,
+    }
+}
+
+/// Passes writes through and keeps a copy.
+struct Recorder<'a> {
+    inner: &'a mut dyn Write,
+    copy: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Write for Recorder<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        self.copy
+            .lock()
+            .unwrap()
+            .extend_from_slice(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Plays the case through `run_game` with `player` speaking the protocol on a thread; returns
+/// the judge's final state, its verdict and the replies the player wrote.
+fn recorded_game(seed: u64, player: &str, effort: Option<u64>) -> (State, Verdict, Vec<String>) {
+    let copy = Arc::new(Mutex::new(Vec::new()));
+    let solve = SolveConfig {
+        player: player.into(),
+        time_limit: LIMIT,
+        effort,
+    };
+    let player_copy = Arc::clone(&copy);
+    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
+        let mut recorder = Recorder {
+            inner: output,
+            copy: player_copy,
+        };
+        LINEZ.solve(&solve, input, &mut recorder)
+    })
+    .expect("the player thread starts");
+    let (state, verdict) = run_game(seed, &mut endpoint);
+    endpoint.close();
+    let replies = String::from_utf8(copy.lock().unwrap().clone())
+        .expect("replies are UTF-8")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    (state, verdict, replies)
+}
+
+/// Replays `replies` under the rules the way the contest describes the game (not through the
+/// judge), checking each observation the player was owed; returns the final state.
+fn replay(seed: u64, replies: &[String]) -> State {
+    let mut case = LinezCase::new(seed);
+    let mut state = case.initial_state();
+    assert_eq!(
+        format_observation(&state.board, &state.preview),
+        LINEZ.generate(seed),
+        "seed {seed}: the first observation is the generated case"
+    );
+    for (turn, reply) in replies.iter().enumerate() {
+        while state.must_pass() {
+            case.spawn(&mut state);
+        }
+        assert!(
+            !state.is_over(),
+            "seed {seed}: reply {turn} {reply:?} after the game ended"
+        );
+        let mv = parse_move(reply)
+            .unwrap_or_else(|e| panic!("seed {seed}: reply {turn} {reply:?} unreadable: {e}"));
+        match state.play(mv) {
+            Ok(Turn::SpawnDue) => {
+                case.spawn(&mut state);
+            }
+            Ok(Turn::Cleared { .. }) => {}
+            Err(e) => panic!(
+                "seed {seed}: reply {turn} {reply:?} is illegal on {:?}: {e}",
+                state.board
+            ),
+        }
+    }
+    while state.must_pass() && !state.is_over() {
+        case.spawn(&mut state);
+    }
+    state
+}
+
+/// Plays `seed` both ways and checks everything; returns the runner's outcome.
+fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
+    let outcome = LINEZ.play(seed, &config(player, effort));
+    let context = format!("{player} on seed {seed}");
+    assert_eq!(
+        outcome.verdict,
+        Verdict::Ok,
+        "{context}: {}",
+        outcome.verdict
+    );
+    assert_eq!(outcome.seed, seed);
+    assert_eq!(outcome.game, "linez");
+    assert!(outcome.moves > 0, "{context}: no move played");
+    assert!(outcome.time < LIMIT, "{context}: {:?}", outcome.time);
+
+    let (state, verdict, replies) = recorded_game(seed, player, effort);
+    assert_eq!(verdict, Verdict::Ok, "{context} (recorded): {verdict}");
+    assert!(state.is_over(), "{context}: ok before the board is full");
+    // Built-in players depend on the case alone (`effort` fixes the AI's search).
+    assert_eq!(
+        (state.score as f64, state.moves),
+        (outcome.score, outcome.moves),
+        "{context}: the runner and the recorded run disagree"
+    );
+    assert_eq!(
+        replies.len() as u64,
+        state.moves,
+        "{context}: one reply per move"
+    );
+
+    let replayed = replay(seed, &replies);
+    assert!(
+        replayed.is_over(),
+        "{context}: the replayed game is not over"
+    );
+    assert_eq!(
+        replayed, state,
+        "{context}: the judge and the rules disagree"
+    );
+    outcome
+}
+
+#[test]
+fn random_player_only_plays_legal_moves_and_scores_little() {
+    let outcomes: Vec<CaseOutcome> = seeds(30)
+        .into_iter()
+        .map(|seed| check_case(seed, "random", None))
+        .collect();
+    let mean = outcomes.iter().map(|o| o.score).sum::<f64>() / outcomes.len() as f64;
+    // Random play fills the board in a few dozen moves and rarely completes a line.
+    assert!(mean < 50.0, "random play scored {mean} on average");
+}
+
+#[test]
+fn greedy_player_only_plays_legal_moves() {
+    let outcomes: Vec<CaseOutcome> = seeds(30)
+        .into_iter()
+        .map(|seed| check_case(seed, "greedy", None))
+        .collect();
+    // Sanity only: greedy completes lines at least somewhere.
+    assert!(outcomes.iter().any(|o| o.score > 0.0));
+}
+
+#[test]
+fn ai_player_only_plays_legal_moves() {
+    for seed in [1, 2, 3, 4, u64::MAX] {
+        check_case(seed, "ai", Some(1));
+    }
+}
