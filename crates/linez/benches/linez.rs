@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use marathon_core::rng::FastRng;
+use marathon_linez::ai::eval::{MoveScorer, Weights};
 use marathon_linez::rules::{Board, Cell, Color, State, Turn};
 
 fn random_preview(rng: &mut FastRng) -> [Color; 3] {
@@ -100,9 +101,34 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
+/// The AI's inner loop: the best move by static worth, with the incremental scorer against
+/// evaluating the board after every legal move from scratch (same weights, same answer up to
+/// the scorer's exact re-scoring of its best few).
+fn greedy_decision(c: &mut Criterion) {
+    let weights = Weights::default();
+    let mut group = c.benchmark_group("greedy_decision");
+    group.throughput(Throughput::Elements(1));
+    for balls in [20, 40, 60] {
+        let board = mid_game(balls, 2024).board;
+        group.bench_with_input(BenchmarkId::new("scorer", balls), &board, |b, board| {
+            b.iter(|| MoveScorer::new(&weights, black_box(board)).best_move())
+        });
+        group.bench_with_input(BenchmarkId::new("naive", balls), &board, |b, board| {
+            b.iter(|| {
+                let mut best = f32::NEG_INFINITY;
+                black_box(board).for_each_legal_move(|mv| {
+                    best = best.max(weights.move_value(board, mv).0);
+                });
+                best
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = legal_moves, playouts
+    targets = legal_moves, playouts, greedy_decision
 }
 criterion_main!(benches);

@@ -2,8 +2,8 @@
 //! same loop whether it runs in-process under the judge or as `marathon solve linez`, so the
 //! built-in AIs see exactly what an external program sees and nothing more.
 
-mod eval;
-mod greedy;
+pub mod eval;
+pub mod greedy;
 mod random;
 mod search;
 mod windows;

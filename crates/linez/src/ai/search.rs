@@ -22,9 +22,15 @@ const CANDIDATES: usize = 10;
 /// picked.
 const RESCORED: usize = 40;
 
-/// The share of the remaining time one move may use: the time spreads over the game in a
-/// geometric series, so a long game never runs out.
+/// The share of the remaining time a move on a half-full board may use: the time spreads over
+/// the game in a geometric series, so a long game never runs out.
 const TIME_SHARE: f64 = 1.0 / 250.0;
+
+/// The share of the remaining time for a move on a board with `balls` balls: little while the
+/// board is open and any sensible move will do, more as it fills and one bad move can end it.
+fn time_share(balls: u32) -> f64 {
+    TIME_SHARE * ((balls as f64 - 10.0) / 30.0).clamp(0.2, 2.5)
+}
 
 /// Below this much time left, moves are chosen greedily (no sampling): safety before the limit.
 const TIME_RESERVE: Duration = Duration::from_millis(300);
@@ -160,7 +166,7 @@ impl Player for SearchPlayer {
         let deadline = self
             .effort
             .is_none()
-            .then(|| Instant::now() + clock.remaining().mul_f64(TIME_SHARE));
+            .then(|| Instant::now() + clock.remaining().mul_f64(time_share(board.ball_count())));
         let rounds = self.effort.unwrap_or(u64::MAX);
         let mut round = 0;
         while round < rounds {
