@@ -31,9 +31,9 @@ impl Default for Weights {
         Weights {
             line: [0.3, 0.5, 2.0, 8.0, 30.0],
             points: 30.0,
-            empty: 6.0,
+            empty: 1.5,
             hole: 0.0,
-            cut_off: 2.0,
+            cut_off: 1.0,
         }
     }
 }

@@ -18,13 +18,16 @@ use crate::rules::{Board, CELLS, Color, Move, State};
 /// How many moves, best by static worth, get the sampled evaluation.
 const CANDIDATES: usize = 10;
 
+/// Successive halving starts after this many rounds and repeats at every power of two.
+const HALVING_START: u64 = 4;
+
 /// How many moves, best by fast score, get their exact static worth before the candidates are
 /// picked.
 const RESCORED: usize = 40;
 
 /// The share of the remaining time a move on a half-full board may use: the time spreads over
 /// the game in a geometric series, so a long game never runs out.
-const TIME_SHARE: f64 = 1.0 / 250.0;
+const TIME_SHARE: f64 = 1.0 / 150.0;
 
 /// The share of the remaining time for a move on a board with `balls` balls: little while the
 /// board is open and any sensible move will do, more as it fills and one bad move can end it.
@@ -178,6 +181,12 @@ impl Player for SearchPlayer {
             round += 1;
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
+            }
+            if round >= HALVING_START && round.is_power_of_two() {
+                // Successive halving: the worse half has had its chance.
+                candidates.sort_by(|a, b| b.mean().total_cmp(&a.mean()));
+                let keep = (candidates.len() / 2).max(2);
+                candidates.truncate(keep);
             }
         }
         candidates
