@@ -73,8 +73,13 @@ impl Weights {
     }
 
     fn window_worth(&self, board: &Board, window: usize) -> f32 {
-        let mask = WINDOWS[window];
-        let balls = board.occupied().raw() & mask;
+        self.worth_of_balls(board, board.occupied().raw() & WINDOWS[window])
+    }
+
+    /// The worth of a window holding exactly the balls `balls`, coloured as on `board`: the
+    /// line weight of their count if they are all of one colour, else nothing.
+    #[inline]
+    fn worth_of_balls(&self, board: &Board, balls: u128) -> f32 {
         let n = balls.count_ones();
         if n == 0 {
             return self.line[0];
@@ -82,7 +87,7 @@ impl Weights {
         let color = board
             .get(Cell::from_index(balls.trailing_zeros() as usize))
             .expect("an occupied cell");
-        if (board.color_bits(color).raw() & mask).count_ones() == n {
+        if (board.color_bits(color).raw() & balls).count_ones() == n {
             self.line.get(n as usize).copied().unwrap_or(0.0)
         } else {
             0.0
@@ -186,15 +191,7 @@ impl<'a> MoveScorer<'a> {
             return 0.0;
         }
         // No ball of the moved colour here: the others are as on the board.
-        let color = self
-            .board
-            .get(Cell::from_index(balls.trailing_zeros() as usize))
-            .expect("an occupied cell");
-        if (self.board.color_bits(color).raw() & mask).count_ones() == n {
-            self.weights.line[n as usize]
-        } else {
-            0.0
-        }
+        self.weights.worth_of_balls(self.board, balls)
     }
 }
 
@@ -275,21 +272,7 @@ impl MoveScorer<'_> {
         let mut delta = 0.0;
         for &window in windows_of(cell) {
             let mask = WINDOWS[window as usize];
-            let balls = occupied & mask;
-            let n = balls.count_ones();
-            let worth = if n == 0 {
-                self.weights.line[0]
-            } else {
-                let color = self
-                    .board
-                    .get(Cell::from_index(balls.trailing_zeros() as usize))
-                    .expect("an occupied cell");
-                if (self.board.color_bits(color).raw() & balls).count_ones() == n {
-                    self.weights.line[n as usize]
-                } else {
-                    0.0
-                }
-            };
+            let worth = self.weights.worth_of_balls(self.board, occupied & mask);
             delta += worth - self.window_worth[window as usize];
         }
         delta
