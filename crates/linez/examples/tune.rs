@@ -16,7 +16,11 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let player = args.first().cloned().unwrap_or_else(|| "greedy".into());
     let seeds = parse_seed_set(args.get(1).map_or("1-100", String::as_str)).expect("seeds");
-    let mut weights = Weights::default();
+    let mut weights = if player == "greedy" {
+        Weights::greedy()
+    } else {
+        Weights::default()
+    };
     let mut effort = None;
     let mut time_limit = Duration::from_secs(20);
     for arg in &args[2.min(args.len())..] {
@@ -33,6 +37,7 @@ fn main() {
             "empty" => weights.empty = numbers[0],
             "hole" => weights.hole = numbers[0],
             "cut_off" => weights.cut_off = numbers[0],
+            "ready" => weights.ready = numbers[0],
             _ => panic!("unknown key {key}"),
         }
     }

@@ -47,7 +47,11 @@ pub trait Player {
 /// Builds the named player. `seed` comes from the first observation, so that a player's random
 /// choices depend on the case alone and replay identically in-process and as a program.
 pub fn new_player(name: &str, effort: Option<u64>, seed: u64) -> io::Result<Box<dyn Player>> {
-    new_player_with(name, Weights::default(), effort, seed)
+    let weights = match name {
+        "greedy" => Weights::greedy(),
+        _ => Weights::default(),
+    };
+    new_player_with(name, weights, effort, seed)
 }
 
 /// [`new_player`] with other evaluation weights (for tuning).
