@@ -38,7 +38,7 @@ impl Default for Weights {
             empty: 1.5,
             hole: 0.0,
             cut_off: 1.0,
-            ready: 0.0,
+            ready: 60.0,
         }
     }
 }
