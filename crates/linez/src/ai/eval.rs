@@ -372,7 +372,7 @@ fn ready_windows(board: &Board, regions: &[(Bits, Bits)]) -> u32 {
 }
 
 /// How many of the best moves by fast score get the exact global terms.
-const EXACT_RESCORED: usize = 12;
+const EXACT_RESCORED: usize = 24;
 
 /// The best few moves by fast score, kept sorted (best first) without allocating.
 struct TopMoves {
