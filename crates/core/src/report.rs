@@ -55,12 +55,14 @@ fn mean(values: &[f64]) -> f64 {
     }
 }
 
-/// Scores print as integers when they are integers (most games), else with three decimals.
+/// Scores print as integers when they are integers (most games), else with up to three
+/// decimals (a median of two integers prints as `620.5`).
 pub fn format_score(score: f64) -> String {
     if score.fract() == 0.0 && score.abs() < 1e15 {
         format!("{score:.0}")
     } else {
-        format!("{score:.3}")
+        let text = format!("{score:.3}");
+        text.trim_end_matches('0').to_string()
     }
 }
 
@@ -309,6 +311,14 @@ mod tests {
             time: Duration::from_millis(1500),
             verdict,
         }
+    }
+
+    #[test]
+    fn scores_print_without_needless_decimals() {
+        assert_eq!(format_score(620.0), "620");
+        assert_eq!(format_score(620.5), "620.5");
+        assert_eq!(format_score(0.123456), "0.123");
+        assert_eq!(format_score(-3.25), "-3.25");
     }
 
     #[test]

@@ -47,8 +47,8 @@ pub fn run_cases(
                 let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
                 tally.0 += 1;
                 tally.1 += outcome.score;
-                bar.set_message(format!("mean {:.1}", tally.1 / tally.0 as f64));
                 bar.inc(1);
+                bar.set_message(format!("mean {:.1}", tally.1 / tally.0 as f64));
                 outcome
             })
             .collect()
