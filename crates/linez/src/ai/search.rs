@@ -4,7 +4,8 @@
 //! most promising moves by static worth, then estimates for each the expected worth of the best
 //! reply after a random spawn of the known preview colours. Every candidate sees the same
 //! sampled spawns in a round (common random numbers), so differences between candidates are not
-//! drowned in sampling noise.
+//! drowned in sampling noise, and successive halving spends the later rounds on the close
+//! contenders. A line that can be cleared is always cleared: waiting lets a spawn block it.
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +45,8 @@ const GAME_OVER: f32 = -1.0e6;
 pub struct SearchPlayer {
     weights: Weights,
     rng: FastRng,
-    /// Spawn samples per candidate; `None` means: as many as the time allows.
+    /// Sampling rounds (one spawn for every candidate still in the race); `None` means: as
+    /// many as the time allows.
     effort: Option<u64>,
 }
 
