@@ -8,7 +8,7 @@
 
 use super::windows::{COUNT, WINDOWS, WINDOWS_OF_CELL};
 use crate::rules::{
-    Bits, Board, CELLS, COLORS, Cell, Color, LINE_LENGTH, Move, PREVIEW_LEN, line_points,
+    Bits, Board, CELLS, COLORS, Cell, Color, LINE_LENGTH, Move, PREVIEW_LEN, Region, line_points,
 };
 
 /// Weights of the evaluation terms.
@@ -79,18 +79,12 @@ impl Weights {
             cost += self.hole * holes.count() as f32;
         }
         if self.cut_off != 0.0 || self.ready != 0.0 {
-            let mut regions = [(Bits::NONE, Bits::NONE); MAX_REGIONS];
-            let mut count = 0;
-            let mut largest = 0;
-            for region in board.regions() {
-                largest = largest.max(region.cells.count());
-                regions[count] = (region.cells, region.movers);
-                count += 1;
-            }
+            let moves = board.legal_moves();
+            let regions = moves.regions();
+            let largest = regions.iter().map(|r| r.cells.count()).max().unwrap_or(0);
             cost += self.cut_off * (empty.count() - largest) as f32;
             if self.ready != 0.0 {
-                let ready = ready_windows(board, &regions[..count]);
-                cost -= self.ready * ready as f32;
+                cost -= self.ready * ready_windows(board, regions) as f32;
             }
         }
         cost
@@ -339,12 +333,9 @@ impl MoveScorer<'_> {
     }
 }
 
-/// At most this many empty regions: one cell of each is an independent set of the 9x9 grid.
-const MAX_REGIONS: usize = CELLS.div_ceil(2);
-
 /// Windows holding four balls of one colour whose gap a fifth ball of that colour (from
 /// outside the window) can reach; `regions` are the board's empty regions with their movers.
-fn ready_windows(board: &Board, regions: &[(Bits, Bits)]) -> u32 {
+fn ready_windows(board: &Board, regions: &[Region]) -> u32 {
     let occupied = board.occupied().raw();
     let mut ready = 0;
     for &mask in WINDOWS.iter() {
@@ -362,8 +353,8 @@ fn ready_windows(board: &Board, regions: &[(Bits, Bits)]) -> u32 {
         let gap = Bits::from_raw(mask & !occupied);
         let fillers = regions
             .iter()
-            .find(|(cells, _)| !(*cells & gap).is_empty())
-            .map_or(0, |&(_, movers)| movers.raw() & same & !mask);
+            .find(|region| !(region.cells & gap).is_empty())
+            .map_or(0, |region| region.movers.raw() & same & !mask);
         if fillers != 0 {
             ready += 1;
         }
