@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -181,18 +181,6 @@ pub fn json_line(outcome: &CaseOutcome, relative: Option<f64>) -> String {
         }
     }
     object.to_string()
-}
-
-pub fn write_json_lines(
-    path: &Path,
-    outcomes: &[CaseOutcome],
-    relative: Option<&[f64]>,
-) -> io::Result<()> {
-    let mut file = io::BufWriter::new(std::fs::File::create(path)?);
-    for (i, outcome) in outcomes.iter().enumerate() {
-        writeln!(file, "{}", json_line(outcome, relative.map(|r| r[i])))?;
-    }
-    file.flush()
 }
 
 /// Best-known scores per (game, seed), kept in a small text file: one `game seed score` a line.
