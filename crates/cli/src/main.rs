@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use marathon_core::report::{self, BestScores, Summary};
 use marathon_core::runner::{RunOptions, run_cases};
-use marathon_core::{Game, PlayConfig, PlayerSpec, SolveConfig, parse_seed_set};
+use marathon_core::{CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, parse_seed_set};
 
 /// Every implemented game, in the order `marathon play` runs them.
 fn games() -> Vec<&'static dyn Game> {
@@ -39,6 +39,9 @@ enum Command {
         game: String,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The case group, for games that have groups (solitaire).
+        #[arg(long)]
+        group: Option<u32>,
     },
     /// Play a seed set through the judge and print a score table.
     Play(PlayArgs),
@@ -71,6 +74,12 @@ struct PlayArgs {
     /// Seeds: `1-100`, `1,5,9`, `7` or `@file`.
     #[arg(long)]
     seeds: Option<String>,
+    /// The case group, for games that have groups (solitaire: 1..6).
+    #[arg(long)]
+    group: Option<u32>,
+    /// Play the contest's official cases instead of seeds (solitaire).
+    #[arg(long, conflicts_with_all = ["seeds", "group"])]
+    official: bool,
     #[command(flatten)]
     player: PlayerArgs,
     /// An external program to judge, run as `sh -c CMD`.
@@ -96,7 +105,11 @@ struct PlayArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Gen { game, seed } => find_game(&game).map(|g| print!("{}", g.generate(seed))),
+        Command::Gen { game, seed, group } => find_game(&game).and_then(|g| {
+            let case = case_ids(g, &[seed], group)?.remove(0);
+            print!("{}", g.generate(&case));
+            Ok(())
+        }),
         Command::Play(args) => play(args),
         Command::Solve { game, player } => find_game(&game).and_then(|g| solve(g, &player)),
     };
@@ -115,6 +128,31 @@ fn find_game(name: &str) -> Result<&'static dyn Game, String> {
     all.into_iter()
         .find(|g| g.name() == name)
         .ok_or_else(|| format!("unknown game {name:?} (games: {})", names.join(", ")))
+}
+
+/// The cases of `seeds`, in `group` if given (or the game's default group).
+fn case_ids(game: &dyn Game, seeds: &[u64], group: Option<u32>) -> Result<Vec<CaseId>, String> {
+    let group = match (game.groups(), group) {
+        (None, None) => None,
+        (None, Some(_)) => return Err(format!("{} has no case groups", game.name())),
+        (Some((_, default)), None) => Some(default),
+        (Some((range, _)), Some(g)) if range.contains(&g) => Some(g),
+        (Some((range, _)), Some(g)) => {
+            return Err(format!(
+                "--group {g}: {} has groups {}..{}",
+                game.name(),
+                range.start(),
+                range.end()
+            ));
+        }
+    };
+    Ok(seeds
+        .iter()
+        .map(|&seed| match group {
+            Some(group) => CaseId::in_group(group, seed),
+            None => CaseId::seed(seed),
+        })
+        .collect())
 }
 
 fn time_limit(game: &dyn Game, seconds: Option<f64>) -> Result<Duration, String> {
@@ -166,6 +204,9 @@ fn play(args: PlayArgs) -> Result<(), String> {
                 .unwrap_or(if tour { TOUR_SEEDS } else { "1-10" }),
         )
         .map_err(|e| e.to_string())?;
+    if args.official && tour {
+        return Err("--official needs a game (e.g. `marathon play solitaire --official`)".into());
+    }
     let mut best = args.best.as_deref().map(BestScores::load).transpose()?;
     let options = RunOptions {
         threads: args.threads,
@@ -188,7 +229,16 @@ fn play(args: PlayArgs) -> Result<(), String> {
             effort: args.player.effort,
             quiet: args.quiet,
         };
-        let outcomes = run_cases(game, &seeds, &config, &options);
+        let cases = if args.official {
+            let cases = game.official_cases();
+            if cases.is_empty() {
+                return Err(format!("{} has no official cases", game.name()));
+            }
+            cases
+        } else {
+            case_ids(game, &seeds, args.group)?
+        };
+        let outcomes = run_cases(game, &cases, &config, &options);
         let relative: Option<Vec<f64>> = best.as_mut().map(|best| {
             best.merge(&outcomes, game.maximize());
             outcomes

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use marathon_core::Game;
+use marathon_core::{CaseId, Game};
 use marathon_linez::LINEZ;
 use marathon_linez::generator::{INITIAL_BALLS, LinezCase};
 use marathon_linez::protocol::parse_move;
@@ -243,7 +243,7 @@ fn recorded_games(dir: &TempDir, seeds: &[u64]) -> Vec<(u64, Vec<String>)> {
         let fits: Vec<u64> = seeds
             .iter()
             .copied()
-            .filter(|&seed| input.starts_with(&LINEZ.generate(seed)))
+            .filter(|&seed| input.starts_with(&LINEZ.generate(&CaseId::seed(seed))))
             .collect();
         assert_eq!(fits.len(), 1, "{name} fits seeds {fits:?} of {seeds:?}");
         let moves: Vec<String> = std::fs::read_to_string(dir.join(format!("out_{pid}")))
@@ -725,7 +725,7 @@ fn gen_prints_one_observation() {
         assert_eq!(lines[9].len(), 3);
         assert!(lines[9].chars().all(|c| ('1'..='7').contains(&c)));
         // The same case every time, and the one the judge plays.
-        assert_eq!(run.stdout, LINEZ.generate(seed));
+        assert_eq!(run.stdout, LINEZ.generate(&CaseId::seed(seed)));
     }
     assert_ne!(
         run(&["gen", "linez", "--seed", "1"]).stdout,
@@ -735,7 +735,7 @@ fn gen_prints_one_observation() {
 
 #[test]
 fn solve_answers_a_move_and_stops_at_end_of_input() {
-    let observation = LINEZ.generate(4);
+    let observation = LINEZ.generate(&CaseId::seed(4));
     let run = run_with_input(
         &["solve", "linez", "--player", "greedy"],
         Some(observation.as_bytes()),
@@ -753,7 +753,7 @@ fn solve_answers_a_move_and_stops_at_end_of_input() {
 
 #[test]
 fn solve_rejects_malformed_input_with_a_message() {
-    let good = LINEZ.generate(1);
+    let good = LINEZ.generate(&CaseId::seed(1));
     let good_lines: Vec<&str> = good.lines().collect();
     let with_line = |index: usize, text: &str| {
         let mut lines = good_lines.clone();
@@ -798,9 +798,9 @@ fn tour_prints_a_summary_naming_every_game() {
         .unwrap_or_else(|| panic!("no linez row:\n{}", run.stdout))
         .split_whitespace()
         .collect();
-    // game, cases, mean, median, min, max, failures, time
+    // game, cases, mean, total, median, min, max, failures, time
     assert_eq!(row[1], "2", "{row:?}");
-    assert_eq!(row[6], "0", "{row:?}");
+    assert_eq!(row[7], "0", "{row:?}");
     // The note tells what was actually played.
     assert!(run.stdout.contains("seeds 1-2"), "{}", run.stdout);
     // The tour prints no per-case table.

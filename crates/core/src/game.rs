@@ -1,8 +1,11 @@
 //! The face every game crate shows the runner and the CLI.
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use crate::endpoint::{Endpoint, StderrMode};
 use crate::verdict::Verdict;
 
 /// Who plays a case.
@@ -12,6 +15,53 @@ pub enum PlayerSpec {
     Builtin(String),
     /// An external program, run as `sh -c COMMAND`.
     Exec(String),
+}
+
+/// Which case to play. Most games know a case by its seed alone; a game with case groups
+/// (solitaire chess: the alphabet of pieces) also needs the group, and the contest's official
+/// cases carry their name (`g6-1`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CaseId {
+    pub seed: u64,
+    pub group: Option<u32>,
+    pub name: Option<String>,
+}
+
+impl CaseId {
+    pub fn seed(seed: u64) -> Self {
+        Self {
+            seed,
+            group: None,
+            name: None,
+        }
+    }
+
+    pub fn in_group(group: u32, seed: u64) -> Self {
+        Self {
+            seed,
+            group: Some(group),
+            name: None,
+        }
+    }
+
+    pub fn named(name: &str, group: Option<u32>, seed: u64) -> Self {
+        Self {
+            seed,
+            group,
+            name: Some(name.to_string()),
+        }
+    }
+}
+
+/// How the case shows in tables, prefixes and best-score files: `17`, `g6:17`, or its name.
+impl fmt::Display for CaseId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.name, self.group) {
+            (Some(name), _) => f.write_str(name),
+            (None, Some(group)) => write!(f, "g{group}:{}", self.seed),
+            (None, None) => write!(f, "{}", self.seed),
+        }
+    }
 }
 
 /// How to play a case.
@@ -35,11 +85,19 @@ pub struct SolveConfig {
     pub effort: Option<u64>,
 }
 
+/// A game-specific figure of a case besides its score (solitaire's Kattis points, polyomino's
+/// upper bound); the summary shows its mean and total.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metric {
+    pub name: &'static str,
+    pub value: f64,
+}
+
 /// The result of one case.
 #[derive(Clone, Debug)]
 pub struct CaseOutcome {
     pub game: &'static str,
-    pub seed: u64,
+    pub case: CaseId,
     /// The case's parameters as the table shows them, e.g. `("N", "6")`.
     pub params: Vec<(&'static str, String)>,
     /// The official score of the case (already reflecting the contest's rule for failures).
@@ -48,6 +106,7 @@ pub struct CaseOutcome {
     /// The player's time as the judge counted it.
     pub time: Duration,
     pub verdict: Verdict,
+    pub metrics: Vec<Metric>,
 }
 
 pub trait Game: Sync {
@@ -61,10 +120,18 @@ pub trait Game: Sync {
     fn maximize(&self) -> bool {
         true
     }
+    /// The case groups `--group` accepts, if the game has groups, and the default group.
+    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
+        None
+    }
+    /// The contest's official cases (`--official`), if the game has them.
+    fn official_cases(&self) -> Vec<CaseId> {
+        Vec::new()
+    }
     /// The case's first observation, in the protocol's text.
-    fn generate(&self, seed: u64) -> String;
+    fn generate(&self, case: &CaseId) -> String;
     /// Plays one case through the judge. Never panics on a misbehaving player.
-    fn play(&self, seed: u64, config: &PlayConfig) -> CaseOutcome;
+    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome;
     /// Runs a built-in player speaking the protocol on `input`/`output`.
     fn solve(
         &self,
@@ -72,4 +139,52 @@ pub trait Game: Sync {
         input: &mut dyn BufRead,
         output: &mut dyn Write,
     ) -> io::Result<()>;
+}
+
+/// A game's `solve`, as a plain function a player thread can own.
+pub type SolveFn = fn(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>;
+
+/// Starts the case's player: the external program of `config` (its stderr prefixed with
+/// `[game seed N]` or `[game CASE]` unless quiet), or a built-in player running `solve` on a thread, reached
+/// through the same pipes.
+pub fn start_player(
+    game: &str,
+    case: &CaseId,
+    config: &PlayConfig,
+    solve: SolveFn,
+) -> io::Result<Endpoint> {
+    match &config.player {
+        PlayerSpec::Exec(command) => {
+            let stderr = if config.quiet {
+                StderrMode::Discard
+            } else {
+                let plain_seed = case.name.is_none() && case.group.is_none();
+                let what = if plain_seed { "seed " } else { "" };
+                StderrMode::Prefixed(format!("[{game} {what}{case}] "))
+            };
+            Endpoint::spawn_process(command, config.time_limit, stderr)
+        }
+        PlayerSpec::Builtin(name) => {
+            let solve_config = SolveConfig {
+                player: name.clone(),
+                time_limit: config.time_limit,
+                effort: config.effort,
+            };
+            Endpoint::spawn_thread(config.time_limit, move |input, output| {
+                solve(&solve_config, input, output)
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_ids_display_as_tables_show_them() {
+        assert_eq!(CaseId::seed(17).to_string(), "17");
+        assert_eq!(CaseId::in_group(6, 17).to_string(), "g6:17");
+        assert_eq!(CaseId::named("g6-1", Some(6), 12).to_string(), "g6-1");
+    }
 }

@@ -11,6 +11,8 @@ pub mod seeds;
 pub mod verdict;
 
 pub use endpoint::{Endpoint, Failure, StderrMode};
-pub use game::{CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig};
+pub use game::{
+    CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, start_player,
+};
 pub use seeds::parse_seed_set;
 pub use verdict::Verdict;

@@ -8,13 +8,15 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::game::CaseOutcome;
+use crate::game::{CaseId, CaseOutcome};
 
 /// Aggregates of a run over one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
     pub cases: usize,
     pub mean: f64,
+    /// The sum of the scores (contests that rank by the total, e.g. Kattis points, show it).
+    pub total: f64,
     pub median: f64,
     pub min: f64,
     pub max: f64,
@@ -22,6 +24,15 @@ pub struct Summary {
     pub total_time: Duration,
     /// Mean relative score (0..100), when best-known scores were given.
     pub mean_relative: Option<f64>,
+    /// Each game-specific metric with its mean and total, in the order the cases give them.
+    pub metrics: Vec<MetricSummary>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricSummary {
+    pub name: &'static str,
+    pub mean: f64,
+    pub total: f64,
 }
 
 impl Summary {
@@ -37,14 +48,41 @@ impl Summary {
         Self {
             cases,
             mean: mean(&scores),
+            total: scores.iter().sum(),
             median,
             min: scores.first().copied().unwrap_or(0.0),
             max: scores.last().copied().unwrap_or(0.0),
             failures: outcomes.iter().filter(|o| !o.verdict.is_ok()).count(),
             total_time: outcomes.iter().map(|o| o.time).sum(),
             mean_relative: relative.map(mean),
+            metrics: metric_summaries(outcomes),
         }
     }
+}
+
+fn metric_summaries(outcomes: &[CaseOutcome]) -> Vec<MetricSummary> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for metric in outcomes.iter().flat_map(|o| &o.metrics) {
+        if !names.contains(&metric.name) {
+            names.push(metric.name);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let values: Vec<f64> = outcomes
+                .iter()
+                .flat_map(|o| &o.metrics)
+                .filter(|m| m.name == name)
+                .map(|m| m.value)
+                .collect();
+            MetricSummary {
+                name,
+                mean: mean(&values),
+                total: values.iter().sum(),
+            }
+        })
+        .collect()
 }
 
 fn mean(values: &[f64]) -> f64 {
@@ -66,25 +104,34 @@ pub fn format_score(score: f64) -> String {
     }
 }
 
-/// The per-case table: seed, the case's parameters, score, relative score (if known), moves,
-/// time and verdict.
+/// The per-case table: seed (or case), the case's parameters, score, the game's metrics,
+/// relative score (if known), moves, time and verdict.
 pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String {
     let param_names: Vec<&str> = outcomes
         .first()
         .map(|o| o.params.iter().map(|(name, _)| *name).collect())
         .unwrap_or_default();
-    let mut header: Vec<String> = vec!["seed".into()];
+    let metric_names: Vec<&str> = outcomes
+        .first()
+        .map(|o| o.metrics.iter().map(|m| m.name).collect())
+        .unwrap_or_default();
+    let plain_seeds = outcomes
+        .iter()
+        .all(|o| o.case.name.is_none() && o.case.group.is_none());
+    let mut header: Vec<String> = vec![if plain_seeds { "seed" } else { "case" }.into()];
     header.extend(param_names.iter().map(|s| s.to_string()));
     header.push("score".into());
+    header.extend(metric_names.iter().map(|s| s.to_string()));
     if relative.is_some() {
         header.push("rel".into());
     }
     header.extend(["moves".into(), "time".into(), "verdict".into()]);
     let mut rows = vec![header];
     for (i, o) in outcomes.iter().enumerate() {
-        let mut row = vec![o.seed.to_string()];
+        let mut row = vec![o.case.to_string()];
         row.extend(o.params.iter().map(|(_, v)| v.clone()));
         row.push(format_score(o.score));
+        row.extend(o.metrics.iter().map(|m| format_metric(m.value)));
         if let Some(rel) = relative {
             row.push(format!("{:.1}", rel[i]));
         }
@@ -94,6 +141,16 @@ pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String 
         rows.push(row);
     }
     render(&rows, true)
+}
+
+/// Metrics are often fractions (0.83) and sometimes large sums; three significant decimals at
+/// most keep the table narrow.
+fn format_metric(value: f64) -> String {
+    if value.abs() >= 100.0 && value.fract() != 0.0 {
+        format!("{value:.1}")
+    } else {
+        format_score((value * 1000.0).round() / 1000.0)
+    }
 }
 
 /// Aligns columns to the right (numbers), except a free-text last column when `text_last`.
@@ -127,7 +184,7 @@ fn render(rows: &[Vec<String>], text_last: bool) -> String {
 /// One line per game: the run's aggregates.
 pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
     let with_rel = summaries.iter().any(|(_, s)| s.mean_relative.is_some());
-    let mut header: Vec<String> = ["game", "cases", "mean", "median", "min", "max"]
+    let mut header: Vec<String> = ["game", "cases", "mean", "total", "median", "min", "max"]
         .map(String::from)
         .to_vec();
     if with_rel {
@@ -140,6 +197,7 @@ pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
             game.to_string(),
             s.cases.to_string(),
             format!("{:.2}", s.mean),
+            format_metric(s.total),
             format_score(s.median),
             format_score(s.min),
             format_score(s.max),
@@ -151,11 +209,32 @@ pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
         row.push(format!("{:.1}s", s.total_time.as_secs_f64()));
         rows.push(row);
     }
-    render(&rows, false)
+    let mut out = render(&rows, false);
+    let mut metric_rows = vec![
+        ["game", "metric", "mean", "total"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for (game, s) in summaries {
+        for m in &s.metrics {
+            metric_rows.push(vec![
+                game.to_string(),
+                m.name.to_string(),
+                format_metric(m.mean),
+                format_metric(m.total),
+            ]);
+        }
+    }
+    if metric_rows.len() > 1 {
+        out.push('\n');
+        out.push_str(&render(&metric_rows, false));
+    }
+    out
 }
 
 /// One JSON object per case (JSON Lines): `game, seed, params, score, moves, time_ms, verdict`,
-/// the verdict's detail when there is one, and `relative` when best scores were given.
+/// the verdict's detail when there is one, `case` (and `group`) for named or grouped cases, the
+/// game's metrics by name, and `relative` when best scores were given.
 pub fn json_line(outcome: &CaseOutcome, relative: Option<f64>) -> String {
     let mut params = Map::new();
     for (name, value) in &outcome.params {
@@ -167,7 +246,7 @@ pub fn json_line(outcome: &CaseOutcome, relative: Option<f64>) -> String {
     }
     let mut object = json!({
         "game": outcome.game,
-        "seed": outcome.seed,
+        "seed": outcome.case.seed,
         "params": params,
         "score": outcome.score,
         "moves": outcome.moves,
@@ -176,6 +255,15 @@ pub fn json_line(outcome: &CaseOutcome, relative: Option<f64>) -> String {
     let verdict = serde_json::to_value(&outcome.verdict).expect("verdicts serialise");
     if let (Value::Object(target), Value::Object(fields)) = (&mut object, verdict) {
         target.extend(fields);
+        if outcome.case.name.is_some() || outcome.case.group.is_some() {
+            target.insert("case".into(), json!(outcome.case.to_string()));
+        }
+        if let Some(group) = outcome.case.group {
+            target.insert("group".into(), json!(group));
+        }
+        for metric in &outcome.metrics {
+            target.insert(metric.name.into(), json!(metric.value));
+        }
         if let Some(relative) = relative {
             target.insert("relative".into(), json!(relative));
         }
@@ -183,12 +271,13 @@ pub fn json_line(outcome: &CaseOutcome, relative: Option<f64>) -> String {
     object.to_string()
 }
 
-/// Best-known scores per (game, seed), kept in a small text file: one `game seed score` a line.
+/// Best-known scores per (game, case), kept in a small text file: one `game case score` a line,
+/// the case written as tables show it (`17`, `g6:17`, `g6-1`).
 /// A run reads it to print relative scores and writes back any score that beats it.
 #[derive(Clone, Debug, Default)]
 pub struct BestScores {
     path: PathBuf,
-    scores: BTreeMap<(String, u64), f64>,
+    scores: BTreeMap<(String, String), f64>,
 }
 
 impl BestScores {
@@ -215,27 +304,29 @@ impl BestScores {
             }
             let fields: Vec<&str> = line.split_whitespace().collect();
             let parsed = match fields.as_slice() {
-                [game, seed, score] => seed
-                    .parse::<u64>()
+                [game, case, score] => score
+                    .parse::<f64>()
                     .ok()
-                    .zip(score.parse::<f64>().ok().filter(|s| s.is_finite()))
-                    .map(|(seed, score)| (game.to_string(), seed, score)),
+                    .filter(|s| s.is_finite())
+                    .map(|score| (game.to_string(), case.to_string(), score)),
                 _ => None,
             };
-            let (game, seed, score) = parsed.ok_or_else(|| {
+            let (game, case, score) = parsed.ok_or_else(|| {
                 format!(
-                    "{}:{}: expected `game seed score`, found {line:?}",
+                    "{}:{}: expected `game case score`, found {line:?}",
                     path.display(),
                     number + 1
                 )
             })?;
-            best.scores.insert((game, seed), score);
+            best.scores.insert((game, case), score);
         }
         Ok(best)
     }
 
-    pub fn get(&self, game: &str, seed: u64) -> Option<f64> {
-        self.scores.get(&(game.to_string(), seed)).copied()
+    pub fn get(&self, game: &str, case: &CaseId) -> Option<f64> {
+        self.scores
+            .get(&(game.to_string(), case.to_string()))
+            .copied()
     }
 
     /// Relative scores as TopCoder showed them: 100 * yours / best when maximising, 100 * best /
@@ -243,7 +334,7 @@ impl BestScores {
     /// scores 100).
     pub fn relative(&self, outcome: &CaseOutcome, maximize: bool) -> f64 {
         let best = self
-            .get(outcome.game, outcome.seed)
+            .get(outcome.game, &outcome.case)
             .unwrap_or(outcome.score);
         let (num, den) = if maximize {
             (outcome.score, best)
@@ -261,7 +352,7 @@ impl BestScores {
     pub fn merge(&mut self, outcomes: &[CaseOutcome], maximize: bool) -> usize {
         let mut improved = 0;
         for o in outcomes.iter().filter(|o| o.verdict.is_ok()) {
-            let key = (o.game.to_string(), o.seed);
+            let key = (o.game.to_string(), o.case.to_string());
             let better = match self.scores.get(&key) {
                 None => true,
                 Some(&b) if maximize => o.score > b,
@@ -276,9 +367,9 @@ impl BestScores {
     }
 
     pub fn save(&self) -> io::Result<()> {
-        let mut text = String::from("# best known score per case: game seed score\n");
-        for ((game, seed), score) in &self.scores {
-            let _ = writeln!(text, "{game} {seed} {score}");
+        let mut text = String::from("# best known score per case: game case score\n");
+        for ((game, case), score) in &self.scores {
+            let _ = writeln!(text, "{game} {case} {score}");
         }
         std::fs::write(&self.path, text)
     }
@@ -292,12 +383,13 @@ mod tests {
     fn outcome(seed: u64, score: f64, verdict: Verdict) -> CaseOutcome {
         CaseOutcome {
             game: "linez",
-            seed,
+            case: CaseId::seed(seed),
             params: vec![("N", "6".into())],
             score,
             moves: 10,
             time: Duration::from_millis(1500),
             verdict,
+            metrics: Vec::new(),
         }
     }
 
@@ -321,6 +413,59 @@ mod tests {
         assert_eq!((s.cases, s.failures), (4, 1));
         assert_eq!((s.mean, s.median, s.min, s.max), (25.0, 25.0, 10.0, 40.0));
         assert_eq!(s.total_time, Duration::from_secs(6));
+        assert_eq!(s.total, 100.0);
+        assert!(s.metrics.is_empty());
+    }
+
+    #[test]
+    fn named_cases_and_metrics_reach_table_json_and_summary() {
+        let mut official = outcome(12, 40.0, Verdict::Ok);
+        official.case = CaseId::named("g6-1", Some(6), 12);
+        official.metrics = vec![crate::game::Metric {
+            name: "points",
+            value: 13.0,
+        }];
+        let mut grouped = outcome(3, 20.0, Verdict::Ok);
+        grouped.case = CaseId::in_group(6, 3);
+        grouped.metrics = vec![crate::game::Metric {
+            name: "points",
+            value: 6.5,
+        }];
+        let both = [official.clone(), grouped];
+        let table = case_table(&both, None);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].starts_with("case  N  score  points"), "{table}");
+        assert!(lines[1].starts_with("g6-1  6     40      13"), "{table}");
+        assert!(lines[2].starts_with("g6:3  6     20     6.5"), "{table}");
+
+        let v: Value = serde_json::from_str(&json_line(&official, None)).unwrap();
+        assert_eq!(
+            (v["case"].as_str(), v["group"].as_u64()),
+            (Some("g6-1"), Some(6))
+        );
+        assert_eq!(
+            (v["seed"].as_u64(), v["points"].as_f64()),
+            (Some(12), Some(13.0))
+        );
+
+        let s = Summary::of(&both, None);
+        assert_eq!(s.total, 60.0);
+        assert_eq!(
+            s.metrics,
+            vec![MetricSummary {
+                name: "points",
+                mean: 9.75,
+                total: 19.5
+            }]
+        );
+        let summary = summary_table(&[("solitaire", s)]);
+        assert!(
+            summary
+                .lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                    == ["solitaire", "points", "9.75", "19.5"]),
+            "{summary}"
+        );
     }
 
     #[test]
@@ -391,9 +536,9 @@ mod tests {
         let mut best = best;
         let crashed_but_high = outcome(2, 500.0, Verdict::Crash { detail: "x".into() });
         assert_eq!(best.merge(&[crashed_but_high], true), 0);
-        assert_eq!(best.get("linez", 2), Some(50.0));
+        assert_eq!(best.get("linez", &CaseId::seed(2)), Some(50.0));
 
-        std::fs::write(&path, "linez 1 100\nlinez one 3\n").unwrap();
+        std::fs::write(&path, "linez 1 100\nlinez one\n").unwrap();
         let err = BestScores::load(&path).unwrap_err();
         assert!(err.contains("best.txt:2"), "{err}");
     }

@@ -1,5 +1,5 @@
-//! Plays a seed set in parallel: every case is independent and reproducible, so the order of
-//! play does not matter and results come back in seed-set order.
+//! Plays a set of cases in parallel: every case is independent and reproducible, so the order of
+//! play does not matter and results come back in the order asked.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::game::{CaseOutcome, Game, PlayConfig};
+use crate::game::{CaseId, CaseOutcome, Game, PlayConfig};
 
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -26,24 +26,24 @@ impl Default for RunOptions {
     }
 }
 
-/// Plays every seed with `config` and returns the outcomes in the order of `seeds`.
+/// Plays every case with `config` and returns the outcomes in the order of `cases`.
 pub fn run_cases(
     game: &dyn Game,
-    seeds: &[u64],
+    cases: &[CaseId],
     config: &PlayConfig,
     options: &RunOptions,
 ) -> Vec<CaseOutcome> {
-    let bar = progress_bar(game.name(), seeds.len(), options.progress);
+    let bar = progress_bar(game.name(), cases.len(), options.progress);
     let tally = Mutex::new((0usize, 0.0f64));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
         .expect("a thread pool of the requested size");
     let outcomes = pool.install(|| {
-        seeds
+        cases
             .par_iter()
-            .map(|&seed| {
-                let outcome = game.play(seed, config);
+            .map(|case| {
+                let outcome = game.play(case, config);
                 let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
                 tally.0 += 1;
                 tally.1 += outcome.score;

@@ -7,7 +7,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::{
-    CaseOutcome, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, StderrMode, Verdict,
+    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, SolveConfig, Verdict, start_player,
 };
 
 use crate::ai;
@@ -36,35 +36,38 @@ impl Game for Linez {
         TIME_LIMIT
     }
 
-    fn generate(&self, seed: u64) -> String {
-        let state = LinezCase::new(seed).initial_state();
+    fn generate(&self, case: &CaseId) -> String {
+        let state = LinezCase::new(case.seed).initial_state();
         format_observation(&state.board, &state.preview)
     }
 
-    fn play(&self, seed: u64, config: &PlayConfig) -> CaseOutcome {
-        let (state, verdict, time) = match start_player(seed, config) {
-            Ok(mut endpoint) => {
-                let (state, verdict) = run_game(seed, &mut endpoint);
-                let time = endpoint.time_used();
-                endpoint.close();
-                (state, verdict, time)
-            }
-            Err(e) => (
-                LinezCase::new(seed).initial_state(),
-                Verdict::Crash {
-                    detail: format!("cannot start the player: {e}"),
-                },
-                Duration::ZERO,
-            ),
-        };
+    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        let seed = case.seed;
+        let (state, verdict, time) =
+            match start_player(self.name(), case, config, ai::speak_protocol) {
+                Ok(mut endpoint) => {
+                    let (state, verdict) = run_game(seed, &mut endpoint);
+                    let time = endpoint.time_used();
+                    endpoint.close();
+                    (state, verdict, time)
+                }
+                Err(e) => (
+                    LinezCase::new(seed).initial_state(),
+                    Verdict::Crash {
+                        detail: format!("cannot start the player: {e}"),
+                    },
+                    Duration::ZERO,
+                ),
+            };
         CaseOutcome {
             game: self.name(),
-            seed,
+            case: case.clone(),
             params: Vec::new(),
             score: state.score as f64,
             moves: state.moves,
             time,
             verdict,
+            metrics: Vec::new(),
         }
     }
 
@@ -75,29 +78,6 @@ impl Game for Linez {
         output: &mut dyn Write,
     ) -> io::Result<()> {
         ai::speak_protocol(config, input, output)
-    }
-}
-
-fn start_player(seed: u64, config: &PlayConfig) -> io::Result<Endpoint> {
-    match &config.player {
-        PlayerSpec::Exec(command) => {
-            let stderr = if config.quiet {
-                StderrMode::Discard
-            } else {
-                StderrMode::Prefixed(format!("[linez seed {seed}] "))
-            };
-            Endpoint::spawn_process(command, config.time_limit, stderr)
-        }
-        PlayerSpec::Builtin(name) => {
-            let solve = SolveConfig {
-                player: name.clone(),
-                time_limit: config.time_limit,
-                effort: config.effort,
-            };
-            Endpoint::spawn_thread(config.time_limit, move |input, output| {
-                ai::speak_protocol(&solve, input, output)
-            })
-        }
     }
 }
 

@@ -9,7 +9,9 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use marathon_core::{CaseOutcome, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict};
+use marathon_core::{
+    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict,
+};
 use marathon_linez::LINEZ;
 use marathon_linez::generator::LinezCase;
 use marathon_linez::judge::run_game;
@@ -91,7 +93,7 @@ fn replay(seed: u64, replies: &[String]) -> State {
     let mut state = case.initial_state();
     assert_eq!(
         format_observation(&state.board, &state.preview),
-        LINEZ.generate(seed),
+        LINEZ.generate(&CaseId::seed(seed)),
         "seed {seed}: the first observation is the generated case"
     );
     for (turn, reply) in replies.iter().enumerate() {
@@ -123,7 +125,7 @@ fn replay(seed: u64, replies: &[String]) -> State {
 
 /// Plays `seed` both ways and checks everything; returns the runner's outcome.
 fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
-    let outcome = LINEZ.play(seed, &config(player, effort));
+    let outcome = LINEZ.play(&CaseId::seed(seed), &config(player, effort));
     let context = format!("{player} on seed {seed}");
     assert_eq!(
         outcome.verdict,
@@ -131,7 +133,7 @@ fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
         "{context}: {}",
         outcome.verdict
     );
-    assert_eq!(outcome.seed, seed);
+    assert_eq!(outcome.case, CaseId::seed(seed));
     assert_eq!(outcome.game, "linez");
     assert!(outcome.moves > 0, "{context}: no move played");
     assert!(outcome.time < LIMIT, "{context}: {:?}", outcome.time);
