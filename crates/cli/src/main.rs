@@ -45,6 +45,8 @@ enum Command {
     },
     /// Play a seed set through the judge and print a score table.
     Play(PlayArgs),
+    /// Play one case through the judge and write a replay page (self-contained HTML).
+    Replay(ReplayArgs),
     /// Run a built-in player as a program speaking the game's protocol on stdin/stdout.
     Solve {
         game: String,
@@ -102,6 +104,27 @@ struct PlayArgs {
     summary_only: bool,
 }
 
+#[derive(Args)]
+struct ReplayArgs {
+    game: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The case group, for games that have groups (solitaire).
+    #[arg(long)]
+    group: Option<u32>,
+    #[command(flatten)]
+    player: PlayerArgs,
+    /// An external program to judge, run as `sh -c CMD`.
+    #[arg(long, value_name = "CMD", conflicts_with = "player")]
+    exec: Option<String>,
+    /// Do not pass the external program's stderr through.
+    #[arg(long)]
+    quiet: bool,
+    /// The HTML file to write.
+    #[arg(short, long, value_name = "FILE.html")]
+    output: PathBuf,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -111,6 +134,7 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Command::Play(args) => play(args),
+        Command::Replay(args) => replay(args),
         Command::Solve { game, player } => find_game(&game).and_then(|g| solve(g, &player)),
     };
     match result {
@@ -191,6 +215,54 @@ fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), String> {
         .map_err(|e| format!("solve {}: {e}", game.name()))
 }
 
+fn play_config(
+    game: &dyn Game,
+    player: &PlayerArgs,
+    exec: Option<&str>,
+    limit: Duration,
+    quiet: bool,
+) -> Result<PlayConfig, String> {
+    let player_spec = match exec {
+        Some(command) => PlayerSpec::Exec(command.to_string()),
+        None => PlayerSpec::Builtin(builtin_player(game, player.player.as_deref())?),
+    };
+    Ok(PlayConfig {
+        player: player_spec,
+        time_limit: limit,
+        effort: player.effort,
+        quiet,
+    })
+}
+
+fn replay(args: ReplayArgs) -> Result<(), String> {
+    let game = find_game(&args.game)?;
+    let viewer = game
+        .viewer()
+        .ok_or_else(|| format!("{} has no replays yet", game.name()))?;
+    let case = case_ids(game, &[args.seed], args.group)?.remove(0);
+    let limit = time_limit(game, args.player.time_limit)?;
+    let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+    let recording = game
+        .record(&case, &config)
+        .ok_or_else(|| format!("{} has no replays yet", game.name()))?;
+    let page = marathon_core::replay::html(&recording, &viewer);
+    std::fs::write(&args.output, &page)
+        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    let o = &recording.outcome;
+    println!(
+        "{}: {} {} scored {} in {} moves ({}); {} steps, {} KB",
+        args.output.display(),
+        game.name(),
+        case,
+        report::format_score(o.score),
+        o.moves,
+        o.verdict,
+        recording.steps.len(),
+        page.len().div_ceil(1024)
+    );
+    Ok(())
+}
+
 fn play(args: PlayArgs) -> Result<(), String> {
     let tour = args.game.is_none();
     let selected = match &args.game {
@@ -219,16 +291,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
         if tour && args.player.time_limit.is_none() {
             limit /= TOUR_TIME_DIVISOR;
         }
-        let player = match &args.exec {
-            Some(command) => PlayerSpec::Exec(command.clone()),
-            None => PlayerSpec::Builtin(builtin_player(game, args.player.player.as_deref())?),
-        };
-        let config = PlayConfig {
-            player,
-            time_limit: limit,
-            effort: args.player.effort,
-            quiet: args.quiet,
-        };
+        let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
         let cases = if args.official {
             let cases = game.official_cases();
             if cases.is_empty() {

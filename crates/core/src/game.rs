@@ -6,6 +6,7 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use crate::endpoint::{Endpoint, StderrMode};
+use crate::replay::{Recording, Viewer};
 use crate::verdict::Verdict;
 
 /// Who plays a case.
@@ -15,6 +16,16 @@ pub enum PlayerSpec {
     Builtin(String),
     /// An external program, run as `sh -c COMMAND`.
     Exec(String),
+}
+
+impl PlayerSpec {
+    /// How tables and replays name the player.
+    pub fn describe(&self) -> String {
+        match self {
+            PlayerSpec::Builtin(name) => name.clone(),
+            PlayerSpec::Exec(command) => format!("exec: {command}"),
+        }
+    }
 }
 
 /// Which case to play. Most games know a case by its seed alone; a game with case groups
@@ -132,6 +143,15 @@ pub trait Game: Sync {
     fn generate(&self, case: &CaseId) -> String;
     /// Plays one case through the judge. Never panics on a misbehaving player.
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome;
+    /// Plays one case like [`Game::play`] and records it for a replay page; `None` for a game
+    /// without replays.
+    fn record(&self, _case: &CaseId, _config: &PlayConfig) -> Option<Recording> {
+        None
+    }
+    /// The game's half of a replay page; `Some` exactly when [`Game::record`] records.
+    fn viewer(&self) -> Option<Viewer> {
+        None
+    }
     /// Runs a built-in player speaking the protocol on `input`/`output`.
     fn solve(
         &self,

@@ -4,6 +4,7 @@
 
 pub mod endpoint;
 pub mod game;
+pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod runner;

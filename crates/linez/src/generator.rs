@@ -3,7 +3,7 @@
 
 use marathon_core::rng::JavaSecureRandom;
 
-use crate::rules::{Board, COLORS, Color, PREVIEW_LEN, State};
+use crate::rules::{Board, COLORS, Cell, Color, PREVIEW_LEN, State};
 
 /// Balls on the board at the start.
 pub const INITIAL_BALLS: usize = 3;
@@ -39,11 +39,23 @@ impl LinezCase {
     }
 
     /// Spawns the preview on `state` (cells drawn with `nextInt(#empty)`), removes and scores the
-    /// lines it completes, then draws the next preview. Returns the number of balls removed.
-    pub fn spawn(&mut self, state: &mut State) -> u32 {
-        let removed = state.spawn(|free| self.draw_below(free));
+    /// lines it completes, then draws the next preview.
+    pub fn spawn(&mut self, state: &mut State) -> Spawn {
+        let mut empty = state.board.empty_cells();
+        let mut cells = [None; PREVIEW_LEN];
+        let mut placed = 0;
+        let removed = state.spawn(|free| {
+            let pick = self.draw_below(free);
+            let cell = empty
+                .nth(pick)
+                .expect("the pick is below the number of empty cells");
+            empty.remove(cell);
+            cells[placed] = Some(cell);
+            placed += 1;
+            pick
+        });
         state.preview = self.draw_preview();
-        removed
+        Spawn { removed, cells }
     }
 
     fn draw_preview(&mut self) -> [Color; PREVIEW_LEN] {
@@ -59,4 +71,13 @@ impl LinezCase {
     fn draw_below(&mut self, bound: u32) -> u32 {
         self.rng.next_int(bound as i32) as u32
     }
+}
+
+/// What a spawn did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spawn {
+    /// Balls removed by the lines the spawn completed.
+    pub removed: u32,
+    /// Where the preview balls went, in preview order; `None` for balls that found no room.
+    pub cells: [Option<Cell>; PREVIEW_LEN],
 }

@@ -6,6 +6,7 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
+use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
     CaseId, CaseOutcome, Endpoint, Game, PlayConfig, SolveConfig, Verdict, start_player,
 };
@@ -13,7 +14,8 @@ use marathon_core::{
 use crate::ai;
 use crate::generator::LinezCase;
 use crate::protocol::{format_observation, parse_move};
-use crate::rules::{State, Turn};
+use crate::rules::{Bits, Cell, Color, Move, PREVIEW_LEN, State, Turn};
+use crate::vis;
 
 /// The contest's limit: 20 s of the solution's time per case.
 pub const TIME_LIMIT: Duration = Duration::from_secs(20);
@@ -42,11 +44,42 @@ impl Game for Linez {
     }
 
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        self.play_recorded(case, config, None)
+    }
+
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
+        let mut steps = Vec::new();
+        let outcome = self.play_recorded(case, config, Some(&mut steps));
+        let start = LinezCase::new(case.seed).initial_state();
+        Some(vis::recording(outcome, config, &start, &steps))
+    }
+
+    fn viewer(&self) -> Option<Viewer> {
+        Some(vis::VIEWER)
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+}
+
+impl Linez {
+    fn play_recorded(
+        &self,
+        case: &CaseId,
+        config: &PlayConfig,
+        steps: Option<&mut Vec<Step>>,
+    ) -> CaseOutcome {
         let seed = case.seed;
         let (state, verdict, time) =
             match start_player(self.name(), case, config, ai::speak_protocol) {
                 Ok(mut endpoint) => {
-                    let (state, verdict) = run_game(seed, &mut endpoint);
+                    let (state, verdict) = run_game(seed, &mut endpoint, steps);
                     let time = endpoint.time_used();
                     endpoint.close();
                     (state, verdict, time)
@@ -70,43 +103,86 @@ impl Game for Linez {
             metrics: Vec::new(),
         }
     }
+}
 
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
-    }
+/// One step of a game as a replay shows it: a move (or a pass) and what followed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// `None` when the player had to pass (an empty board).
+    pub mv: Option<Move>,
+    /// Balls the move removed.
+    pub cleared: Bits,
+    /// The balls spawned after the move, in preview order (none after a clearing move).
+    pub spawned: Vec<(Cell, Color)>,
+    /// Balls removed by the lines the spawn completed.
+    pub spawn_cleared: Bits,
+    /// The preview after the step.
+    pub preview: [Color; PREVIEW_LEN],
+    pub score: u64,
 }
 
 /// Plays the case to its end or to the player's first failure; returns the final state and
-/// the verdict.
-pub fn run_game(seed: u64, endpoint: &mut Endpoint) -> (State, Verdict) {
+/// the verdict. With `steps`, every step is recorded there.
+pub fn run_game(
+    seed: u64,
+    endpoint: &mut Endpoint,
+    mut steps: Option<&mut Vec<Step>>,
+) -> (State, Verdict) {
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
     let verdict = loop {
         if state.is_over() {
             break Verdict::Ok;
         }
-        if state.must_pass() {
-            case.spawn(&mut state);
-            continue;
-        }
-        match exchange(&mut state, endpoint) {
-            Ok(Turn::SpawnDue) => {
-                case.spawn(&mut state);
+        let before = state.board;
+        let mut step = Step {
+            mv: None,
+            cleared: Bits::NONE,
+            spawned: Vec::new(),
+            spawn_cleared: Bits::NONE,
+            preview: state.preview,
+            score: state.score,
+        };
+        let spawn_due = if state.must_pass() {
+            true
+        } else {
+            match exchange(&mut state, endpoint) {
+                Ok((mv, turn)) => {
+                    step.mv = Some(mv);
+                    let mut expected = before.occupied();
+                    expected.remove(mv.from);
+                    expected.insert(mv.to);
+                    step.cleared = expected - state.board.occupied();
+                    turn == Turn::SpawnDue
+                }
+                Err(verdict) => break verdict,
             }
-            Ok(Turn::Cleared { .. }) => {}
-            Err(verdict) => break verdict,
+        };
+        if spawn_due {
+            let preview = state.preview;
+            let before_spawn = state.board.occupied();
+            let spawn = case.spawn(&mut state);
+            let mut placed = Bits::NONE;
+            for (cell, color) in spawn.cells.iter().zip(preview) {
+                if let Some(cell) = *cell {
+                    step.spawned.push((cell, color));
+                    placed.insert(cell);
+                }
+            }
+            let with_spawn = before_spawn | placed;
+            step.spawn_cleared = with_spawn - state.board.occupied();
+        }
+        step.preview = state.preview;
+        step.score = state.score;
+        if let Some(steps) = steps.as_deref_mut() {
+            steps.push(step);
         }
     };
     (state, verdict)
 }
 
 /// One observation and one move.
-fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<Turn, Verdict> {
+fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(Move, Turn), Verdict> {
     endpoint
         .send(&format_observation(&state.board, &state.preview))
         .map_err(Verdict::from)?;
@@ -116,5 +192,6 @@ fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<Turn, Verdict>
         reason,
     };
     let mv = parse_move(&line).map_err(|e| invalid(e.to_string()))?;
-    state.play(mv).map_err(|e| invalid(e.to_string()))
+    let turn = state.play(mv).map_err(|e| invalid(e.to_string()))?;
+    Ok((mv, turn))
 }

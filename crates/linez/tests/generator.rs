@@ -39,19 +39,25 @@ fn spawn_places_the_preview_then_draws_the_next() {
     let mut state = case.initial_state();
     let first_preview = state.preview;
     let before = state.board;
-    let removed = case.spawn(&mut state);
-    assert_eq!(removed, 0, "six balls cannot hold a line");
+    let spawn = case.spawn(&mut state);
+    assert_eq!(spawn.removed, 0, "six balls cannot hold a line");
     assert_eq!(state.board.ball_count(), 6);
-    // The three new balls carry the old preview's colours, in order of the cells' placement;
-    // as a multiset they must match.
-    let mut placed: Vec<u8> = (state.board.occupied() - before.occupied())
+    // The reported cells are the new balls, carrying the old preview's colours in order.
+    let reported: Vec<_> = spawn
+        .cells
         .iter()
-        .map(|c| state.board.get(c).unwrap())
+        .map(|c| c.expect("room for all"))
         .collect();
-    placed.sort_unstable();
-    let mut want = first_preview.to_vec();
-    want.sort_unstable();
-    assert_eq!(placed, want);
+    let mut new_cells: Vec<_> = (state.board.occupied() - before.occupied())
+        .iter()
+        .collect();
+    let mut sorted = reported.clone();
+    sorted.sort_by_key(|c| c.index());
+    new_cells.sort_by_key(|c| c.index());
+    assert_eq!(sorted, new_cells);
+    for (cell, color) in reported.iter().zip(first_preview) {
+        assert_eq!(state.board.get(*cell), Some(color));
+    }
     assert!(state.preview.iter().all(|c| (1..=7).contains(c)));
 }
 

@@ -14,9 +14,9 @@ use marathon_core::{
 };
 use marathon_linez::LINEZ;
 use marathon_linez::generator::LinezCase;
-use marathon_linez::judge::run_game;
-use marathon_linez::protocol::{format_observation, parse_move};
-use marathon_linez::rules::{State, Turn};
+use marathon_linez::judge::{Step, run_game};
+use marathon_linez::protocol::{format_move, format_observation, parse_move};
+use marathon_linez::rules::{Board, State, Turn};
 
 /// Far more than any built-in player needs here; a timeout would be a bug worth seeing.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -59,8 +59,12 @@ impl Write for Recorder<'_> {
 }
 
 /// Plays the case through `run_game` with `player` speaking the protocol on a thread; returns
-/// the judge's final state, its verdict and the replies the player wrote.
-fn recorded_game(seed: u64, player: &str, effort: Option<u64>) -> (State, Verdict, Vec<String>) {
+/// the judge's final state, its verdict, the replies the player wrote and the judge's steps.
+fn recorded_game(
+    seed: u64,
+    player: &str,
+    effort: Option<u64>,
+) -> (State, Verdict, Vec<String>, Vec<Step>) {
     let copy = Arc::new(Mutex::new(Vec::new()));
     let solve = SolveConfig {
         player: player.into(),
@@ -76,14 +80,36 @@ fn recorded_game(seed: u64, player: &str, effort: Option<u64>) -> (State, Verdic
         LINEZ.solve(&solve, input, &mut recorder)
     })
     .expect("the player thread starts");
-    let (state, verdict) = run_game(seed, &mut endpoint);
+    let mut steps = Vec::new();
+    let (state, verdict) = run_game(seed, &mut endpoint, Some(&mut steps));
     endpoint.close();
     let replies = String::from_utf8(copy.lock().unwrap().clone())
         .expect("replies are UTF-8")
         .lines()
         .map(str::to_owned)
         .collect();
-    (state, verdict, replies)
+    (state, verdict, replies, steps)
+}
+
+/// Rebuilds the final board from the start and the recorded steps alone, the way a replay page
+/// does, checking that every step's events fit the board they apply to.
+fn board_from_steps(seed: u64, steps: &[Step]) -> Board {
+    let mut board = LinezCase::new(seed).initial_state().board;
+    for (i, step) in steps.iter().enumerate() {
+        if let Some(mv) = step.mv {
+            let color = board.take(mv.from).expect("a move starts at a ball");
+            assert_eq!(board.get(mv.to), None, "step {i}: the target is empty");
+            board.put(mv.to, color);
+        }
+        assert!(step.cleared - board.occupied() == Default::default());
+        board.clear_cells(step.cleared);
+        for &(cell, color) in &step.spawned {
+            assert_eq!(board.get(cell), None, "step {i}: spawned on a ball");
+            board.put(cell, color);
+        }
+        board.clear_cells(step.spawn_cleared);
+    }
+    board
 }
 
 /// Replays `replies` under the rules the way the contest describes the game (not through the
@@ -138,7 +164,7 @@ fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
     assert!(outcome.moves > 0, "{context}: no move played");
     assert!(outcome.time < LIMIT, "{context}: {:?}", outcome.time);
 
-    let (state, verdict, replies) = recorded_game(seed, player, effort);
+    let (state, verdict, replies, steps) = recorded_game(seed, player, effort);
     assert_eq!(verdict, Verdict::Ok, "{context} (recorded): {verdict}");
     assert!(state.is_over(), "{context}: ok before the board is full");
     // Built-in players depend on the case alone (`effort` fixes the AI's search).
@@ -151,6 +177,22 @@ fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
         replies.len() as u64,
         state.moves,
         "{context}: one reply per move"
+    );
+
+    // The replay's events rebuild the game: its moves are the replies, and its last step has
+    // the final board and score.
+    let step_moves: Vec<String> = steps.iter().filter_map(|s| s.mv).map(format_move).collect();
+    assert_eq!(step_moves, replies, "{context}: recorded moves");
+    assert_eq!(board_from_steps(seed, &steps), state.board, "{context}");
+    assert_eq!(
+        steps.last().map(|s| s.score),
+        Some(state.score),
+        "{context}"
+    );
+    assert_eq!(
+        steps.last().map(|s| s.preview),
+        Some(state.preview),
+        "{context}"
     );
 
     let replayed = replay(seed, &replies);
@@ -191,4 +233,20 @@ fn ai_player_only_plays_legal_moves() {
     for seed in [1, 2, 3, 4, u64::MAX] {
         check_case(seed, "ai", Some(1));
     }
+}
+
+#[test]
+fn recording_plays_the_same_game_as_play() {
+    let case = CaseId::seed(9);
+    let recording = LINEZ
+        .record(&case, &config("greedy", None))
+        .expect("linez records");
+    let played = LINEZ.play(&case, &config("greedy", None));
+    assert_eq!(recording.outcome.score, played.score);
+    assert_eq!(recording.outcome.moves, played.moves);
+    assert_eq!(recording.player, "greedy");
+    let steps = recording.steps;
+    assert!(steps.len() as u64 >= played.moves);
+    assert_eq!(steps.last().unwrap()["score"], played.score as u64);
+    assert_eq!(recording.start["board"].as_str().unwrap().len(), 81);
 }
