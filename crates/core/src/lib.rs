@@ -2,6 +2,7 @@
 //! endpoint that talks to a player (an external program or an in-process thread) under a time
 //! limit, the verdicts, the parallel runner and its reports.
 
+pub mod clock;
 pub mod endpoint;
 pub mod game;
 pub mod replay;
@@ -11,6 +12,7 @@ pub mod runner;
 pub mod seeds;
 pub mod verdict;
 
+pub use clock::Clock;
 pub use endpoint::{Endpoint, Failure, StderrMode};
 pub use game::{
     CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, start_player,

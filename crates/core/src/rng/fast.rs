@@ -50,6 +50,19 @@ impl FastRng {
     }
 }
 
+/// A seed for an AI's [`FastRng`] from what the AI has observed (FNV-1a over the lines, each
+/// followed by a newline): the AI's random choices then depend on the case alone, and replay
+/// identically in-process and as a program, without ever seeing the judge's seed.
+pub fn seed_from_lines<S: AsRef<str>>(lines: &[S]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for line in lines {
+        for byte in line.as_ref().bytes().chain(*b"\n") {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +92,12 @@ mod tests {
             .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn seeds_from_lines_are_fnv1a_of_the_lines_with_newlines() {
+        assert_eq!(seed_from_lines(&["a"]), 0x089bdc07b544e7b2);
+        assert_eq!(seed_from_lines::<&str>(&[]), 0xcbf2_9ce4_8422_2325);
+        assert_ne!(seed_from_lines(&["ab"]), seed_from_lines(&["a", "b"]));
     }
 }

@@ -13,31 +13,15 @@ pub use eval::Weights;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
+pub use marathon_core::Clock;
 use marathon_core::SolveConfig;
-use marathon_core::rng::FastRng;
+use marathon_core::rng::{FastRng, seed_from_lines};
 
 use crate::protocol::{format_move, parse_observation};
 use crate::rules::{Board, Color, Move};
 
 /// The built-in players; the first is the default.
 pub const PLAYERS: &[&str] = &["ai", "greedy", "random"];
-
-/// What a player knows of its time: the case's limit and how much of it it has used.
-#[derive(Clone, Copy, Debug)]
-pub struct Clock {
-    pub limit: Duration,
-    pub used: Duration,
-    /// When the current decision started.
-    pub started: Instant,
-}
-
-impl Clock {
-    /// Time left for the rest of the case, counting the current decision as spent so far.
-    pub fn remaining(&self) -> Duration {
-        self.limit
-            .saturating_sub(self.used + self.started.elapsed())
-    }
-}
 
 pub trait Player {
     /// The move for this observation; `None` only when the board has no legal move.
@@ -71,15 +55,6 @@ pub fn new_player_with(
             format!("no linez player {name:?} (players: {})", PLAYERS.join(", ")),
         )),
     }
-}
-
-/// FNV-1a over the observation text.
-fn observation_seed(lines: &[String]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for byte in lines.iter().flat_map(|l| l.bytes().chain(*b"\n")) {
-        hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
 }
 
 /// Lines per observation: nine board rows and the preview.
@@ -122,7 +97,7 @@ pub fn speak_protocol(
             player = Some(new_player(
                 &config.player,
                 config.effort,
-                observation_seed(&lines),
+                seed_from_lines(&lines),
             )?);
         }
         let clock = Clock {
