@@ -4,5 +4,5 @@
 mod fast;
 mod java;
 
-pub use fast::FastRng;
+pub use fast::{FastRng, seed_from_lines};
 pub use java::JavaSecureRandom;
