@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use marathon_core::report::{self, BestScores, Summary};
+use marathon_core::run_report;
 use marathon_core::runner::{RunOptions, run_cases};
 use marathon_core::{CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, parse_seed_set};
 
@@ -102,6 +103,12 @@ struct PlayArgs {
     /// Print only the summary, not the per-case table.
     #[arg(long)]
     summary_only: bool,
+    /// Write a run report a browser opens: summary, charts, worst and best cases.
+    #[arg(long, value_name = "FILE.html")]
+    report: Option<PathBuf>,
+    /// Compare with an earlier run's `--json` file: wins, losses, ties, ratios per case.
+    #[arg(long, value_name = "OTHER.jsonl")]
+    compare: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -280,18 +287,26 @@ fn play(args: PlayArgs) -> Result<(), String> {
         return Err("--official needs a game (e.g. `marathon play solitaire --official`)".into());
     }
     let mut best = args.best.as_deref().map(BestScores::load).transpose()?;
+    let earlier = args
+        .compare
+        .as_deref()
+        .map(run_report::EarlierRun::load)
+        .transpose()?;
     let options = RunOptions {
         threads: args.threads,
         progress: true,
     };
     let mut json = Vec::new();
     let mut summaries = Vec::new();
+    let mut played = Vec::new();
+    let mut player = None;
     for game in selected {
         let mut limit = time_limit(game, args.player.time_limit)?;
         if tour && args.player.time_limit.is_none() {
             limit /= TOUR_TIME_DIVISOR;
         }
         let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+        player.get_or_insert_with(|| config.player.clone());
         let cases = if args.official {
             let cases = game.official_cases();
             if cases.is_empty() {
@@ -317,8 +332,43 @@ fn play(args: PlayArgs) -> Result<(), String> {
             json.push(report::json_line(outcome, relative.as_ref().map(|r| r[i])));
         }
         summaries.push((game.name(), Summary::of(&outcomes, relative.as_deref())));
+        played.push((game, outcomes));
     }
     print!("{}", report::summary_table(&summaries));
+    let runs: Vec<run_report::GameRun> = played
+        .iter()
+        .zip(&summaries)
+        .map(|((game, outcomes), (_, summary))| run_report::GameRun {
+            game: game.name(),
+            maximize: game.maximize(),
+            outcomes,
+            summary,
+        })
+        .collect();
+    if let (Some(earlier), Some(path)) = (&earlier, &args.compare) {
+        println!();
+        for run in &runs {
+            let comparison = run_report::Comparison::of(run, earlier);
+            println!("{}", comparison.line(run.game, &path.display().to_string()));
+        }
+    }
+    if let (Some(path), Some(player)) = (&args.report, &player) {
+        let command: Vec<String> = std::env::args().collect();
+        let mut replay_flags = String::new();
+        if let Some(effort) = args.player.effort {
+            replay_flags.push_str(&format!(" --effort {effort}"));
+        }
+        if let Some(seconds) = args.player.time_limit {
+            replay_flags.push_str(&format!(" --time-limit {seconds}"));
+        }
+        let setup = run_report::RunSetup {
+            player,
+            replay_flags: &replay_flags,
+            command: &command.join(" "),
+        };
+        let page = run_report::html(&runs, &setup, earlier.as_ref());
+        std::fs::write(path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     if tour {
         let seeds = args.seeds.as_deref().unwrap_or(TOUR_SEEDS);
         let limits = match args.player.time_limit {

@@ -138,9 +138,14 @@ impl Drop for TempDir {
 /// `marathon play linez` with `extra` flags and `--json`; returns the run and one object per
 /// case, after checking the documented fields are there.
 fn play_json(dir: &TempDir, extra: &[&str]) -> (Run, Vec<Value>) {
+    play_game_json(dir, "linez", extra)
+}
+
+/// [`play_json`] for any game.
+fn play_game_json(dir: &TempDir, game: &str, extra: &[&str]) -> (Run, Vec<Value>) {
     let json = dir.join(format!("run-{}.jsonl", next_number()));
     let json_arg = json.to_str().expect("UTF-8 path").to_owned();
-    let mut args = vec!["play", "linez", "--threads", "2", "--json", &json_arg];
+    let mut args = vec!["play", game, "--threads", "2", "--json", &json_arg];
     args.extend_from_slice(extra);
     let run = run(&args);
     run.assert_success();
@@ -155,7 +160,7 @@ fn play_json(dir: &TempDir, extra: &[&str]) -> (Run, Vec<Value>) {
         ] {
             assert!(case.get(field).is_some(), "no {field:?} in {case}");
         }
-        assert_eq!(case["game"], "linez");
+        assert_eq!(case["game"], game);
         let extra_fields: &[&str] = match case["verdict"].as_str().expect("verdict is a string") {
             "ok" => &[],
             "invalid" => &["line", "reason"],
@@ -559,27 +564,31 @@ fn last_words_of_a_crashing_program_are_not_lost() {
 // ---------------------------------------------------------------------------------------------
 // 2. Reproducibility
 
+/// Every game's AI at a fixed effort, with the cases to check it on (short ones).
+const REPRODUCIBLE: &[(&str, &[&str], &str)] = &[("linez", &["--seeds", "1-3"], "2")];
+
 #[test]
 fn fixed_effort_ai_plays_the_same_in_process_and_as_a_program() {
-    let dir = TempDir::new("repro");
-    let seeds = ["--seeds", "1-3"];
-    let (_, builtin) = play_json(
-        &dir,
-        &[seeds[0], seeds[1], "--player", "ai", "--effort", "2"],
-    );
-    let program = format!("{} solve linez --effort 2", marathon_sh());
-    let (_, exec) = play_json(&dir, &[seeds[0], seeds[1], "--quiet", "--exec", &program]);
-    assert_eq!(seeds_of(&builtin), [1, 2, 3]);
-    assert_eq!(seeds_of(&exec), [1, 2, 3]);
-    for (b, e) in builtin.iter().zip(&exec) {
-        assert_eq!(b["verdict"], "ok", "{b}");
-        assert_eq!(e["verdict"], "ok", "{e}");
-        assert_eq!(
-            (score(b), moves(b)),
-            (score(e), moves(e)),
-            "seed {}: in-process {b} vs program {e}",
-            b["seed"]
-        );
+    for &(game, cases, effort) in REPRODUCIBLE {
+        let dir = TempDir::new(&format!("repro-{game}"));
+        let mut builtin_args = cases.to_vec();
+        builtin_args.extend(["--player", "ai", "--effort", effort]);
+        let (_, builtin) = play_game_json(&dir, game, &builtin_args);
+        let program = format!("{} solve {game} --effort {effort}", marathon_sh());
+        let mut exec_args = cases.to_vec();
+        exec_args.extend(["--quiet", "--exec", &program]);
+        let (_, exec) = play_game_json(&dir, game, &exec_args);
+        assert!(!builtin.is_empty(), "{game}: no cases played");
+        assert_eq!(builtin.len(), exec.len(), "{game}");
+        for (b, e) in builtin.iter().zip(&exec) {
+            assert_eq!(b["verdict"], "ok", "{game}: {b}");
+            assert_eq!(e["verdict"], "ok", "{game}: {e}");
+            assert_eq!(
+                (b["seed"].as_u64(), score(b), moves(b)),
+                (e["seed"].as_u64(), score(e), moves(e)),
+                "{game}: in-process {b} vs program {e}"
+            );
+        }
     }
 }
 
@@ -805,4 +814,45 @@ fn tour_prints_a_summary_naming_every_game() {
     assert!(run.stdout.contains("seeds 1-2"), "{}", run.stdout);
     // The tour prints no per-case table.
     assert!(!run.stdout.contains("verdict"), "{}", run.stdout);
+}
+
+#[test]
+fn report_and_compare_against_an_earlier_run() {
+    let dir = TempDir::new("report");
+    let (_, first) = play_json(&dir, &["--seeds", "1-3", "--player", "greedy"]);
+    let earlier = dir.join("earlier.jsonl");
+    let lines: Vec<String> = first.iter().map(Value::to_string).collect();
+    std::fs::write(&earlier, lines.join("\n") + "\n").unwrap();
+    let report = dir.join("report.html");
+    let compared = run(&[
+        "play",
+        "linez",
+        "--seeds",
+        "1-4",
+        "--player",
+        "greedy",
+        "--compare",
+        earlier.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    compared.assert_success();
+    // Greedy is deterministic: the three common cases tie; seed 4 is not in the earlier run.
+    assert!(
+        compared
+            .stdout
+            .contains("3 cases, 0 wins, 0 losses, 3 ties, ratio 1.000"),
+        "{}",
+        compared.stdout
+    );
+    let page = std::fs::read_to_string(&report).expect("the report was written");
+    assert!(page.contains("marathon replay linez --seed"), "{page}");
+    assert!(page.contains("--player greedy"));
+    assert!(page.contains("3 ties"));
+
+    let missing = dir.join("missing.jsonl");
+    let args = ["play", "linez", "--seeds", "1", "--compare"];
+    let mut args = args.to_vec();
+    args.push(missing.to_str().unwrap());
+    run(&args).assert_usage_error(&["missing.jsonl"]);
 }

@@ -8,6 +8,7 @@ pub mod game;
 pub mod replay;
 pub mod report;
 pub mod rng;
+pub mod run_report;
 pub mod runner;
 pub mod seeds;
 pub mod verdict;

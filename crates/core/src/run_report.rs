@@ -1,0 +1,508 @@
+//! The run report a person opens in a browser (`marathon play ... --report FILE.html`): the
+//! summary, a bar chart of the score per case, a histogram of the scores, the time per case,
+//! the worst and best cases with the command that replays each, and, against an earlier run's
+//! JSON Lines (`--compare`), wins, losses, ties and ratios per case. Self-contained: inline SVG
+//! and style, no script, no network.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::game::{CaseOutcome, PlayerSpec};
+use crate::report::{Summary, format_score};
+
+/// One game's part of a run.
+pub struct GameRun<'a> {
+    pub game: &'a str,
+    pub maximize: bool,
+    pub outcomes: &'a [CaseOutcome],
+    pub summary: &'a Summary,
+}
+
+/// An earlier run's scores, read from its JSON Lines, by (game, case as tables show it).
+#[derive(Clone, Debug, Default)]
+pub struct EarlierRun {
+    pub name: String,
+    scores: HashMap<(String, String), f64>,
+}
+
+impl EarlierRun {
+    /// Reads the JSON Lines `marathon play --json` writes (`game`, `seed` or `case`, `score`).
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut scores = HashMap::new();
+        for (number, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = || format!("{}:{}", path.display(), number + 1);
+            let value: Value = serde_json::from_str(line)
+                .map_err(|e| format!("{}: not a JSON object: {e}", at()))?;
+            let game = value["game"]
+                .as_str()
+                .ok_or_else(|| format!("{}: no \"game\"", at()))?;
+            let case = match (&value["case"], &value["seed"]) {
+                (Value::String(case), _) => case.clone(),
+                (_, Value::Number(seed)) => seed.to_string(),
+                _ => return Err(format!("{}: no \"seed\" or \"case\"", at())),
+            };
+            let score = value["score"]
+                .as_f64()
+                .ok_or_else(|| format!("{}: no numeric \"score\"", at()))?;
+            scores.insert((game.to_string(), case), score);
+        }
+        Ok(EarlierRun {
+            name: path.display().to_string(),
+            scores,
+        })
+    }
+
+    pub fn get(&self, game: &str, case: &str) -> Option<f64> {
+        self.scores
+            .get(&(game.to_string(), case.to_string()))
+            .copied()
+    }
+}
+
+/// This run against an earlier one, over the cases both played.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Comparison {
+    pub cases: usize,
+    pub wins: usize,
+    pub losses: usize,
+    pub ties: usize,
+    /// Sum of this run's scores over the sum of the earlier run's (for minimisation: the other
+    /// way round), so that above 1 is better either way.
+    pub ratio_of_sums: f64,
+    /// The mean over cases of the same ratio (cases where the earlier score is 0 count as 1 if
+    /// tied, else are left out).
+    pub mean_ratio: f64,
+}
+
+impl Comparison {
+    pub fn of(run: &GameRun, earlier: &EarlierRun) -> Self {
+        let mut c = Comparison::default();
+        let (mut ours, mut theirs) = (0.0, 0.0);
+        let mut ratios = Vec::new();
+        for o in run.outcomes {
+            let Some(other) = earlier.get(run.game, &o.case.to_string()) else {
+                continue;
+            };
+            c.cases += 1;
+            let better = if run.maximize {
+                o.score > other
+            } else {
+                o.score < other
+            };
+            if o.score == other {
+                c.ties += 1;
+            } else if better {
+                c.wins += 1;
+            } else {
+                c.losses += 1;
+            }
+            ours += o.score;
+            theirs += other;
+            if let Some(r) = better_ratio(o.score, other, run.maximize) {
+                ratios.push(r);
+            }
+        }
+        c.ratio_of_sums = better_ratio(ours, theirs, run.maximize).unwrap_or(1.0);
+        c.mean_ratio = if ratios.is_empty() {
+            1.0
+        } else {
+            ratios.iter().sum::<f64>() / ratios.len() as f64
+        };
+        c
+    }
+
+    /// One line for the terminal.
+    pub fn line(&self, game: &str, earlier: &str) -> String {
+        format!(
+            "{game} vs {earlier}: {} cases, {} wins, {} losses, {} ties, ratio {:.3} (of sums), \
+             {:.3} (mean per case)",
+            self.cases, self.wins, self.losses, self.ties, self.ratio_of_sums, self.mean_ratio
+        )
+    }
+}
+
+/// ours / theirs (theirs / ours when minimising); `None` where undefined.
+fn better_ratio(ours: f64, theirs: f64, maximize: bool) -> Option<f64> {
+    let (num, den) = if maximize {
+        (ours, theirs)
+    } else {
+        (theirs, ours)
+    };
+    if den != 0.0 {
+        Some(num / den)
+    } else if num == den {
+        Some(1.0)
+    } else {
+        None
+    }
+}
+
+/// How many worst and best cases the report lists.
+const EXTREMES: usize = 3;
+
+/// How the run played: who, and the flags a replay needs to play the same way (`--effort 4`).
+pub struct RunSetup<'a> {
+    pub player: &'a PlayerSpec,
+    pub replay_flags: &'a str,
+    /// The command line that ran.
+    pub command: &'a str,
+}
+
+/// The report page.
+pub fn html(runs: &[GameRun], setup: &RunSetup, earlier: Option<&EarlierRun>) -> String {
+    let player = setup.player;
+    let command = setup.command;
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        "<h1>marathon run report</h1><p class=\"muted\">player <b>{}</b> &middot; <code>{}</code></p>",
+        escape(&player.describe()),
+        escape(command)
+    );
+    let summaries: Vec<(&str, Summary)> =
+        runs.iter().map(|r| (r.game, r.summary.clone())).collect();
+    let _ = writeln!(
+        body,
+        "<h2>Summary</h2><pre>{}</pre>",
+        escape(&crate::report::summary_table(&summaries))
+    );
+    for run in runs {
+        game_section(&mut body, run, setup, earlier);
+    }
+    PAGE.replace("{{BODY}}", &body)
+}
+
+fn game_section(out: &mut String, run: &GameRun, setup: &RunSetup, earlier: Option<&EarlierRun>) {
+    let game = escape(run.game);
+    let _ = writeln!(out, "<section><h2>{game}</h2>");
+    let labels: Vec<String> = run.outcomes.iter().map(|o| o.case.to_string()).collect();
+    let scores: Vec<f64> = run.outcomes.iter().map(|o| o.score).collect();
+    let failed: Vec<bool> = run.outcomes.iter().map(|o| !o.verdict.is_ok()).collect();
+    let _ = writeln!(out, "<h3>Score per case</h3>");
+    out.push_str(&bar_chart(&labels, &scores, &failed, &format_score));
+    let _ = writeln!(out, "<h3>Distribution of scores</h3>");
+    out.push_str(&histogram(&scores));
+    let times: Vec<f64> = run.outcomes.iter().map(|o| o.time.as_secs_f64()).collect();
+    let _ = writeln!(out, "<h3>Time per case (seconds)</h3>");
+    out.push_str(&bar_chart(&labels, &times, &failed, &|t| format!("{t:.2}")));
+
+    let mut order: Vec<usize> = (0..run.outcomes.len()).collect();
+    order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
+    if !run.maximize {
+        order.reverse();
+    }
+    let _ = writeln!(
+        out,
+        "<h3>Worst and best cases</h3><table><tr><th></th><th>case</th><th>score</th>\
+         <th>verdict</th><th>replay</th></tr>"
+    );
+    let worst = order.iter().take(EXTREMES);
+    let best = order.iter().rev().take(EXTREMES);
+    for (kind, &i) in worst.map(|i| ("worst", i)).chain(best.map(|i| ("best", i))) {
+        let o = &run.outcomes[i];
+        let _ = writeln!(
+            out,
+            "<tr><td>{kind}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td><code>{}</code></td></tr>",
+            escape(&labels[i]),
+            format_score(o.score),
+            escape(&o.verdict.to_string()),
+            escape(&replay_command(run.game, o, setup))
+        );
+    }
+    out.push_str("</table>\n");
+    if let Some(earlier) = earlier {
+        comparison_section(out, run, earlier);
+    }
+    out.push_str("</section>\n");
+}
+
+/// The command that replays a case with the same player.
+fn replay_command(game: &str, o: &CaseOutcome, setup: &RunSetup) -> String {
+    let mut command = format!("marathon replay {game} --seed {}", o.case.seed);
+    if let Some(group) = o.case.group {
+        let _ = write!(command, " --group {group}");
+    }
+    command.push_str(setup.replay_flags);
+    match setup.player {
+        PlayerSpec::Builtin(name) => {
+            let _ = write!(command, " --player {name}");
+        }
+        PlayerSpec::Exec(cmd) => {
+            let _ = write!(command, " --exec '{}'", cmd.replace('\'', r"'\''"));
+        }
+    }
+    let _ = write!(
+        command,
+        " -o {game}-{}.html",
+        o.case.to_string().replace(':', "-")
+    );
+    command
+}
+
+fn comparison_section(out: &mut String, run: &GameRun, earlier: &EarlierRun) {
+    let c = Comparison::of(run, earlier);
+    let _ = writeln!(
+        out,
+        "<h3>Against {}</h3><p>{} cases in both runs: <b class=\"win\">{} wins</b>, \
+         <b class=\"loss\">{} losses</b>, {} ties; ratio {:.3} of sums, {:.3} mean per case \
+         (above 1: this run is better).</p>",
+        escape(&earlier.name),
+        c.cases,
+        c.wins,
+        c.losses,
+        c.ties,
+        c.ratio_of_sums,
+        c.mean_ratio
+    );
+    out.push_str("<table><tr><th>case</th><th>this run</th><th>earlier</th><th>ratio</th></tr>\n");
+    for o in run.outcomes {
+        let case = o.case.to_string();
+        let Some(other) = earlier.get(run.game, &case) else {
+            continue;
+        };
+        let ratio = better_ratio(o.score, other, run.maximize);
+        let class = match ratio {
+            Some(r) if r > 1.0 => "win",
+            Some(r) if r < 1.0 => "loss",
+            _ => "",
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{class}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            escape(&case),
+            format_score(o.score),
+            format_score(other),
+            ratio.map_or("-".into(), |r| format!("{r:.3}"))
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+const CHART_HEIGHT: f64 = 160.0;
+const CHART_WIDTH: f64 = 900.0;
+
+/// Vertical bars, one per case, failed cases in red; each bar's title tells its case and value.
+fn bar_chart(
+    labels: &[String],
+    values: &[f64],
+    failed: &[bool],
+    show: &dyn Fn(f64) -> String,
+) -> String {
+    let max = values.iter().copied().fold(0.0f64, f64::max);
+    let n = values.len().max(1) as f64;
+    let step = CHART_WIDTH / n;
+    let mut svg = format!(
+        "<svg class=\"chart\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">",
+        w = CHART_WIDTH + 60.0,
+        h = CHART_HEIGHT + 30.0
+    );
+    let _ = write!(
+        svg,
+        "<text x=\"0\" y=\"12\" class=\"axis\">{}</text><text x=\"0\" y=\"{}\" class=\"axis\">0</text>",
+        show(max),
+        CHART_HEIGHT + 10.0
+    );
+    for (i, (&value, label)) in values.iter().zip(labels).enumerate() {
+        let height = if max > 0.0 {
+            value.max(0.0) / max * CHART_HEIGHT
+        } else {
+            0.0
+        };
+        let class = if failed[i] { "bar fail" } else { "bar" };
+        let _ = write!(
+            svg,
+            "<rect class=\"{class}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{}: {}</title></rect>",
+            50.0 + i as f64 * step,
+            10.0 + CHART_HEIGHT - height,
+            (step * 0.85).max(0.5),
+            height,
+            escape(label),
+            show(value)
+        );
+    }
+    if let (Some(first), Some(last)) = (labels.first(), labels.last()) {
+        let _ = write!(
+            svg,
+            "<text x=\"50\" y=\"{y}\" class=\"axis\">{}</text><text x=\"{}\" y=\"{y}\" class=\"axis\" text-anchor=\"end\">{}</text>",
+            escape(first),
+            50.0 + CHART_WIDTH,
+            escape(last),
+            y = CHART_HEIGHT + 26.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+const BINS: usize = 20;
+
+fn histogram(values: &[f64]) -> String {
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if values.is_empty() || !min.is_finite() {
+        return "<p>no cases</p>".into();
+    }
+    let width = ((max - min) / BINS as f64).max(f64::MIN_POSITIVE);
+    let mut counts = [0usize; BINS];
+    for &v in values {
+        let bin = (((v - min) / width) as usize).min(BINS - 1);
+        counts[bin] += 1;
+    }
+    let labels: Vec<String> = (0..BINS)
+        .map(|b| {
+            format!(
+                "{} to {}",
+                format_score(min + b as f64 * width),
+                format_score(min + (b + 1) as f64 * width)
+            )
+        })
+        .collect();
+    let counts: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+    bar_chart(&labels, &counts, &[false; BINS], &|c| format!("{c}"))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const PAGE: &str = r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>marathon run report</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #222; background: #fafafa; }
+h1 { font-size: 20px; } h2 { font-size: 17px; margin-top: 28px; } h3 { font-size: 15px; }
+.muted { color: #666; } pre { background: #fff; border: 1px solid #ddd; padding: 8px; }
+table { border-collapse: collapse; background: #fff; }
+td, th { border: 1px solid #ddd; padding: 2px 8px; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.chart { display: block; background: #fff; border: 1px solid #ddd; }
+.bar { fill: #4a78c2; } .bar.fail { fill: #c62828; } .bar:hover { fill: #f4a300; }
+.axis { font: 11px system-ui, sans-serif; fill: #666; }
+.win { color: #1b7f3b; } tr.win td { background: #eef8f0; }
+.loss { color: #b00020; } tr.loss td { background: #fbeeee; }
+</style></head><body>
+{{BODY}}
+</body></html>
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::CaseId;
+    use crate::verdict::Verdict;
+    use std::time::Duration;
+
+    fn outcome(case: CaseId, score: f64, verdict: Verdict) -> CaseOutcome {
+        CaseOutcome {
+            game: "linez",
+            case,
+            params: Vec::new(),
+            score,
+            moves: 1,
+            time: Duration::from_millis(100),
+            verdict,
+            metrics: Vec::new(),
+        }
+    }
+
+    fn earlier(lines: &str) -> Result<EarlierRun, String> {
+        let dir = std::env::temp_dir().join(format!("marathon-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("run-{}.jsonl", lines.len()));
+        std::fs::write(&path, lines).unwrap();
+        EarlierRun::load(&path)
+    }
+
+    #[test]
+    fn comparison_counts_wins_losses_ties_and_ratios() {
+        let outcomes = [
+            outcome(CaseId::seed(1), 200.0, Verdict::Ok),
+            outcome(CaseId::seed(2), 50.0, Verdict::Ok),
+            outcome(CaseId::seed(3), 70.0, Verdict::Ok),
+            outcome(CaseId::seed(4), 10.0, Verdict::Ok),
+        ];
+        let earlier = earlier(
+            "{\"game\":\"linez\",\"seed\":1,\"score\":100}\n\
+             {\"game\":\"linez\",\"seed\":2,\"score\":100}\n\
+             {\"game\":\"linez\",\"seed\":3,\"score\":70}\n\
+             {\"game\":\"tiles\",\"seed\":4,\"score\":1}\n",
+        )
+        .unwrap();
+        let summary = Summary::of(&outcomes, None);
+        let mut run = GameRun {
+            game: "linez",
+            maximize: true,
+            outcomes: &outcomes,
+            summary: &summary,
+        };
+        let c = Comparison::of(&run, &earlier);
+        assert_eq!((c.cases, c.wins, c.losses, c.ties), (3, 1, 1, 1));
+        assert!((c.ratio_of_sums - 320.0 / 270.0).abs() < 1e-12);
+        assert!((c.mean_ratio - (2.0 + 0.5 + 1.0) / 3.0).abs() < 1e-12);
+        run.maximize = false;
+        let c = Comparison::of(&run, &earlier);
+        assert_eq!((c.wins, c.losses, c.ties), (1, 1, 1));
+        assert!((c.ratio_of_sums - 270.0 / 320.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn earlier_runs_name_the_bad_line() {
+        let err = earlier("{\"game\":\"linez\",\"seed\":1,\"score\":1}\nnot json\n").unwrap_err();
+        assert!(err.contains(".jsonl:2: not a JSON object"), "{err}");
+        let err = earlier("{\"game\":\"linez\",\"seed\":1}\n").unwrap_err();
+        assert!(err.contains(".jsonl:1: no numeric \"score\""), "{err}");
+        let named =
+            earlier("{\"game\":\"solitaire\",\"seed\":12,\"case\":\"g6-1\",\"score\":40}\n")
+                .unwrap();
+        assert_eq!(named.get("solitaire", "g6-1"), Some(40.0));
+    }
+
+    #[test]
+    fn page_lists_extremes_with_replay_commands_and_escapes_text() {
+        let outcomes: Vec<CaseOutcome> = (1..=8)
+            .map(|s| outcome(CaseId::in_group(6, s), s as f64 * 10.0, Verdict::Ok))
+            .chain([outcome(
+                CaseId::in_group(6, 9),
+                0.0,
+                Verdict::Invalid {
+                    line: "<b>".into(),
+                    reason: "bad".into(),
+                },
+            )])
+            .collect();
+        let summary = Summary::of(&outcomes, None);
+        let run = GameRun {
+            game: "linez",
+            maximize: true,
+            outcomes: &outcomes,
+            summary: &summary,
+        };
+        let player = PlayerSpec::Exec("python3 'my bot.py' <x".into());
+        let setup = RunSetup {
+            player: &player,
+            replay_flags: " --time-limit 2",
+            command: "marathon play linez",
+        };
+        let page = html(&[run], &setup, None);
+        assert!(
+            page.contains("marathon replay linez --seed 9 --group 6 --time-limit 2 --exec"),
+            "{page}"
+        );
+        assert!(page.contains("-o linez-g6-9.html"));
+        assert!(page.contains("&lt;b&gt;") && !page.contains("<b>\""));
+        assert!(!page.contains("<x"), "the command is escaped");
+        // 9 score bars, 20 histogram bins, 9 time bars.
+        assert_eq!(page.matches("<rect class=\"bar").count(), 9 + BINS + 9);
+        assert_eq!(page.matches("class=\"bar fail\"").count(), 2);
+    }
+}
