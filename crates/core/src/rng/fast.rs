@@ -54,13 +54,37 @@ impl FastRng {
 /// followed by a newline): the AI's random choices then depend on the case alone, and replay
 /// identically in-process and as a program, without ever seeing the judge's seed.
 pub fn seed_from_lines<S: AsRef<str>>(lines: &[S]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut seed = LineSeed::new();
     for line in lines {
-        for byte in line.as_ref().bytes().chain(*b"\n") {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        seed.add(line.as_ref());
+    }
+    seed.finish()
+}
+
+/// [`seed_from_lines`] a line at a time, for observations too long to keep.
+#[derive(Clone, Copy, Debug)]
+pub struct LineSeed(u64);
+
+impl LineSeed {
+    pub fn new() -> Self {
+        LineSeed(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub fn add(&mut self, line: &str) {
+        for byte in line.bytes().chain(*b"\n") {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
     }
-    hash
+
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for LineSeed {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 #[cfg(test)]

@@ -4,5 +4,5 @@
 mod fast;
 mod java;
 
-pub use fast::{FastRng, seed_from_lines};
+pub use fast::{FastRng, LineSeed, seed_from_lines};
 pub use java::JavaSecureRandom;

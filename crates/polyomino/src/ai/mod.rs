@@ -1,0 +1,191 @@
+//! Built-in Polyomino players. Each one plays against the [`Contest`] trait (`get_next`,
+//! `place_next`) and sees only what the contest gives: the board, and the pieces it asked for.
+//!
+//! Under the judge (and as `marathon solve polyomino`) a player reaches the contest through
+//! [`speak_protocol`]: a protocol client over the judge's pipes, so in-process and external
+//! runs see the same text and the judge counts their time the same way. Tests may also run a
+//! player directly on a [`crate::rules::Session`].
+
+pub mod baseline;
+pub mod bits;
+pub mod smart;
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use marathon_core::SolveConfig;
+use marathon_core::rng::LineSeed;
+
+use crate::protocol::{
+    Command, format_command, parse_case_header, parse_cell, parse_piece_header, parse_piece_rows,
+    parse_total,
+};
+use crate::rules::{Board, Contest, Piece};
+
+/// The built-in players; the first is the default.
+pub const PLAYERS: &[&str] = &["ai", "baseline"];
+
+/// What a player knows besides the board.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerConfig {
+    /// Fixed effort: the player then never looks at the clock. `None`: budget `time_limit`.
+    pub effort: Option<u64>,
+    pub time_limit: Duration,
+    /// When the player's time started.
+    pub started: Instant,
+    /// Seeds the player's own generator (a hash of what it observed).
+    pub seed: u64,
+}
+
+/// Plays the case on `contest` with the named player; returns when the player is done (the
+/// caller then says `DONE`).
+pub fn play<C: Contest>(
+    name: &str,
+    board: &Board,
+    contest: &mut C,
+    config: &PlayerConfig,
+) -> Result<(), PlayError<C::Error>> {
+    match name {
+        "ai" => smart::play(board, contest, config).map_err(PlayError::Contest),
+        "baseline" => baseline::play(board, contest).map_err(PlayError::Contest),
+        _ => Err(PlayError::UnknownPlayer(name.to_string())),
+    }
+}
+
+/// Why a player stopped early.
+#[derive(Debug)]
+pub enum PlayError<E> {
+    UnknownPlayer(String),
+    /// The contest refused a call (or, through the protocol, the text broke).
+    Contest(E),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for PlayError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::UnknownPlayer(name) => write!(
+                f,
+                "no polyomino player {name:?} (players: {})",
+                PLAYERS.join(", ")
+            ),
+            PlayError::Contest(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// The contest reached through the line protocol: each call writes its command and reads the
+/// judge's answer.
+pub struct Client<'a> {
+    input: &'a mut dyn BufRead,
+    output: &'a mut dyn Write,
+    line: String,
+}
+
+fn invalid_data(error: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, error.to_string())
+}
+
+impl<'a> Client<'a> {
+    pub fn new(input: &'a mut dyn BufRead, output: &'a mut dyn Write) -> Self {
+        Client {
+            input,
+            output,
+            line: String::new(),
+        }
+    }
+
+    /// The next line without its terminator; `None` at end of input.
+    fn read_line(&mut self) -> io::Result<Option<&str>> {
+        self.line.clear();
+        if self.input.read_line(&mut self.line)? == 0 {
+            return Ok(None);
+        }
+        Ok(Some(self.line.trim_end_matches(['\n', '\r'])))
+    }
+
+    fn expect_line(&mut self) -> io::Result<&str> {
+        self.read_line()?.ok_or_else(|| {
+            io::Error::new(io::ErrorKind::UnexpectedEof, "the judge closed the input")
+        })
+    }
+
+    fn send(&mut self, command: Command) -> io::Result<()> {
+        self.output.write_all(format_command(command).as_bytes())?;
+        self.output.flush()
+    }
+
+    /// Reads the case (`W H K` and K cells); `None` if the input ends before it starts. Also
+    /// returns a hash of the text, to seed the player.
+    pub fn read_case(&mut self) -> io::Result<Option<(Board, u64)>> {
+        let mut hash = LineSeed::new();
+        let Some(header) = self.read_line()? else {
+            return Ok(None);
+        };
+        hash.add(header);
+        let (width, height, count) = parse_case_header(header).map_err(invalid_data)?;
+        let mut board = Board::new(width, height);
+        for i in 0..count {
+            let text = self.expect_line()?;
+            hash.add(text);
+            let (x, y) = parse_cell(text, i + 2, width, height).map_err(invalid_data)?;
+            board.cover(x, y);
+        }
+        Ok(Some((board, hash.finish())))
+    }
+
+    pub fn done(&mut self) -> io::Result<()> {
+        self.send(Command::Done)
+    }
+}
+
+impl Contest for Client<'_> {
+    type Error = io::Error;
+
+    fn get_next(&mut self, size: i64) -> io::Result<(usize, Piece)> {
+        self.send(Command::Get { size })?;
+        let (index, height, width) =
+            parse_piece_header(self.expect_line()?).map_err(invalid_data)?;
+        let mut rows = Vec::with_capacity(height);
+        for _ in 0..height {
+            rows.push(self.expect_line()?.to_string());
+        }
+        let piece = parse_piece_rows(&rows, width).map_err(invalid_data)?;
+        Ok((index, piece))
+    }
+
+    fn place_next(&mut self, index: i64, x: i64, y: i64, rotation: i64) -> io::Result<u64> {
+        self.send(Command::Place {
+            index,
+            x,
+            y,
+            rotation,
+        })?;
+        parse_total(self.expect_line()?).map_err(invalid_data)
+    }
+}
+
+/// Reads the case, plays it with `config.player` through the protocol, and says `DONE`.
+pub fn speak_protocol(
+    config: &SolveConfig,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> io::Result<()> {
+    let mut client = Client::new(input, output);
+    let Some((board, seed)) = client.read_case()? else {
+        return Ok(());
+    };
+    let player = PlayerConfig {
+        effort: config.effort,
+        time_limit: config.time_limit,
+        started: Instant::now(),
+        seed,
+    };
+    match play(&config.player, &board, &mut client, &player) {
+        Ok(()) => client.done(),
+        Err(PlayError::Contest(error)) => Err(error),
+        Err(error) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            error.to_string(),
+        )),
+    }
+}

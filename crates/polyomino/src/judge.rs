@@ -1,0 +1,180 @@
+//! Drives a player through a Polyomino case: the judge sends the board, then serves `GET`,
+//! `PLACE` and `DONE` over a [`Session`], which validates every call. Any failure (a refused
+//! call, unreadable text, a crash, a timeout, output closed before `DONE`) scores 0 with the
+//! reason in the verdict (RULES.md, Polyomino). Built-in players run on a thread behind the same
+//! pipes and line reader as external programs, so their time is counted the same way.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use marathon_core::{
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, start_player,
+};
+
+use crate::ai;
+use crate::generator::{PieceGenerator, PolyominoCase};
+use crate::protocol::{Command, format_case, format_piece, format_total, parse_command};
+use crate::rules::{Session, TIME_LIMIT_SECONDS, final_score, upper_bound};
+
+/// The contest's limit: 30 s of the solution's time per case.
+pub const TIME_LIMIT: Duration = Duration::from_secs(TIME_LIMIT_SECONDS);
+
+pub struct Polyomino;
+
+/// The game as the CLI and the runner see it.
+pub static POLYOMINO: Polyomino = Polyomino;
+
+impl Game for Polyomino {
+    fn name(&self) -> &'static str {
+        "polyomino"
+    }
+
+    fn players(&self) -> &'static [&'static str] {
+        ai::PLAYERS
+    }
+
+    fn default_time_limit(&self) -> Duration {
+        TIME_LIMIT
+    }
+
+    fn generate(&self, case: &CaseId) -> String {
+        let case = PolyominoCase::new(case.seed);
+        format_case(case.width, case.height, &case.covered)
+    }
+
+    fn play(&self, case_id: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        let case = PolyominoCase::new(case_id.seed);
+        let (session, verdict, time) =
+            match start_player(self.name(), case_id, config, ai::speak_protocol) {
+                Ok(mut endpoint) => {
+                    let (session, verdict) = run_game(&case, &mut endpoint);
+                    let time = endpoint.time_used();
+                    endpoint.close();
+                    (session, verdict, time)
+                }
+                Err(e) => (
+                    Session::new(case.board(), case.pieces()),
+                    Verdict::Crash {
+                        detail: format!("cannot start the player: {e}"),
+                    },
+                    Duration::ZERO,
+                ),
+            };
+        outcome(self.name(), case_id, &case, &session, verdict, time)
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+}
+
+/// The outcome of a finished case: the official score (0 on any failure), the case's
+/// parameters and the metrics `raw` (score before the time factor, 0 on failure), `bound`
+/// ([`upper_bound`] of the initial board), `ratio` (score / bound) and `covered` (fraction of
+/// the free cells covered by placed pieces).
+pub fn outcome(
+    game: &'static str,
+    case_id: &CaseId,
+    case: &PolyominoCase,
+    session: &Session<PieceGenerator>,
+    verdict: Verdict,
+    time: Duration,
+) -> CaseOutcome {
+    let raw = if verdict.is_ok() {
+        session.raw_score()
+    } else {
+        0
+    };
+    let score = final_score(raw, time);
+    let bound = upper_bound(&case.board());
+    let ratio = if bound == 0 {
+        0.0
+    } else {
+        score / bound as f64
+    };
+    CaseOutcome {
+        game,
+        case: case_id.clone(),
+        params: vec![
+            ("W", case.width.to_string()),
+            ("H", case.height.to_string()),
+            ("K", case.covered.len().to_string()),
+        ],
+        score,
+        moves: session.placed_count() as u64,
+        time,
+        verdict,
+        metrics: vec![
+            Metric {
+                name: "raw",
+                value: raw as f64,
+            },
+            Metric {
+                name: "bound",
+                value: bound as f64,
+            },
+            Metric {
+                name: "ratio",
+                value: ratio,
+            },
+            Metric {
+                name: "covered",
+                value: session.covered_fraction(),
+            },
+        ],
+    }
+}
+
+/// Plays the case until `DONE` or the player's first failure; returns the session (board,
+/// pieces, score) and the verdict.
+pub fn run_game(
+    case: &PolyominoCase,
+    endpoint: &mut Endpoint,
+) -> (Session<PieceGenerator>, Verdict) {
+    let mut session = Session::new(case.board(), case.pieces());
+    let verdict = serve(case, &mut session, endpoint)
+        .err()
+        .unwrap_or(Verdict::Ok);
+    (session, verdict)
+}
+
+fn serve(
+    case: &PolyominoCase,
+    session: &mut Session<PieceGenerator>,
+    endpoint: &mut Endpoint,
+) -> Result<(), Verdict> {
+    endpoint
+        .send(&format_case(case.width, case.height, &case.covered))
+        .map_err(Verdict::from)?;
+    loop {
+        let line = endpoint.receive_line().map_err(Verdict::from)?;
+        let invalid = |reason: String| Verdict::Invalid {
+            line: line.clone(),
+            reason,
+        };
+        let reply = match parse_command(&line).map_err(|e| invalid(e.to_string()))? {
+            Command::Get { size } => {
+                let (index, piece) = session.get_next(size).map_err(|e| invalid(e.to_string()))?;
+                format_piece(index, piece)
+            }
+            Command::Place {
+                index,
+                x,
+                y,
+                rotation,
+            } => {
+                let total = session
+                    .place_next(index, x, y, rotation)
+                    .map_err(|e| invalid(e.to_string()))?;
+                format_total(total)
+            }
+            Command::Done => return Ok(()),
+        };
+        endpoint.send(&reply).map_err(Verdict::from)?;
+    }
+}

@@ -1,0 +1,20 @@
+//! Polyomino (TopCoder Intel Multi-Threading Competition 9, 2006): cover a partly covered board
+//! with random polyominoes of the sizes you ask for; each placed piece scores its size squared,
+//! each unplaced one costs it, and every second costs 1%.
+//!
+//! `rules` knows the game and nothing else (the board, pieces, rotations, and the [`Session`]
+//! that validates every `getNext`/`placeNext` call); `generator` deals boards and pieces from a
+//! seed exactly as marathon defines it (RULES.md); `protocol` reads and writes the contest's
+//! text; `judge` serves a session to a player through that text; `ai` holds the built-in
+//! players, which play against the [`Contest`] trait.
+//!
+//! [`Session`]: rules::Session
+//! [`Contest`]: rules::Contest
+
+pub mod ai;
+pub mod generator;
+pub mod judge;
+pub mod protocol;
+pub mod rules;
+
+pub use judge::{POLYOMINO, Polyomino};

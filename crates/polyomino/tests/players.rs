@@ -1,0 +1,190 @@
+//! The built-in players against the rules: played directly on a `Session` (every call is
+//! validated, any refusal fails the test) over many seeds, and through the judge, where the
+//! commands they wrote are recorded and replayed on a fresh session.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use marathon_core::{CaseId, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict};
+use marathon_polyomino::POLYOMINO;
+use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play};
+use marathon_polyomino::generator::PolyominoCase;
+use marathon_polyomino::judge::run_game;
+use marathon_polyomino::protocol::{Command, parse_command};
+use marathon_polyomino::rules::Session;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// Plays `player` on `seed` directly on a session; returns the raw score.
+fn direct(player: &str, seed: u64, effort: Option<u64>) -> u64 {
+    let case = PolyominoCase::new(seed);
+    let mut session = Session::new(case.board(), case.pieces());
+    let config = PlayerConfig {
+        effort,
+        time_limit: LIMIT,
+        started: Instant::now(),
+        seed,
+    };
+    play(player, &case.board(), &mut session, &config)
+        .unwrap_or_else(|e| panic!("{player} on seed {seed}: {e}"));
+    session.raw_score()
+}
+
+#[test]
+fn players_never_make_an_invalid_call() {
+    let seeds: Vec<u64> = (1..=30).chain([0, 1 << 40, u64::MAX]).collect();
+    for &name in PLAYERS {
+        let effort = (name == "ai").then_some(6);
+        let total: u64 = seeds.iter().map(|&seed| direct(name, seed, effort)).sum();
+        assert!(total > 0, "{name} never scored");
+    }
+}
+
+#[test]
+fn the_ai_beats_the_baseline() {
+    let seeds = 41..=60u64;
+    let ai: u64 = seeds.clone().map(|seed| direct("ai", seed, Some(8))).sum();
+    let baseline: u64 = seeds.map(|seed| direct("baseline", seed, None)).sum();
+    assert!(
+        ai as f64 > 1.2 * baseline as f64,
+        "ai {ai} vs baseline {baseline}"
+    );
+}
+
+/// Passes writes through and keeps a copy.
+struct Recorder<'a> {
+    inner: &'a mut dyn Write,
+    copy: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Write for Recorder<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        self.copy
+            .lock()
+            .unwrap()
+            .extend_from_slice(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[test]
+fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
+    for (player, effort) in [("ai", Some(4)), ("baseline", None)] {
+        for seed in [1, 2, 7] {
+            let outcome = POLYOMINO.play(
+                &CaseId::seed(seed),
+                &PlayConfig {
+                    player: PlayerSpec::Builtin(player.into()),
+                    time_limit: LIMIT,
+                    effort,
+                    quiet: true,
+                },
+            );
+            assert_eq!(outcome.verdict, Verdict::Ok, "{player} seed {seed}");
+
+            let copy = Arc::new(Mutex::new(Vec::new()));
+            let player_copy = Arc::clone(&copy);
+            let solve = SolveConfig {
+                player: player.into(),
+                time_limit: LIMIT,
+                effort,
+            };
+            let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
+                let mut recorder = Recorder {
+                    inner: output,
+                    copy: player_copy,
+                };
+                POLYOMINO.solve(&solve, input, &mut recorder)
+            })
+            .unwrap();
+            let case = PolyominoCase::new(seed);
+            let (session, verdict) = run_game(&case, &mut endpoint);
+            endpoint.close();
+            assert_eq!(verdict, Verdict::Ok);
+            let raw = outcome
+                .metrics
+                .iter()
+                .find(|m| m.name == "raw")
+                .unwrap()
+                .value;
+            assert_eq!(
+                session.raw_score() as f64,
+                raw,
+                "{player} seed {seed}: runs differ"
+            );
+            assert_eq!(session.placed_count() as u64, outcome.moves);
+
+            // Replay the recorded commands on a fresh session.
+            let text = String::from_utf8(copy.lock().unwrap().clone()).unwrap();
+            let mut fresh = Session::new(case.board(), case.pieces());
+            let mut done = false;
+            for line in text.lines() {
+                assert!(!done, "a command after DONE");
+                match parse_command(line).unwrap() {
+                    Command::Get { size } => {
+                        fresh.get_next(size).unwrap();
+                    }
+                    Command::Place {
+                        index,
+                        x,
+                        y,
+                        rotation,
+                    } => {
+                        fresh.place_next(index, x, y, rotation).unwrap();
+                    }
+                    Command::Done => done = true,
+                }
+            }
+            assert!(done, "{player} seed {seed}: no DONE");
+            assert_eq!(fresh.raw_score(), session.raw_score());
+            assert_eq!(fresh.board(), session.board());
+        }
+    }
+}
+
+#[test]
+fn the_ai_on_the_clock_stops_in_time() {
+    // A short limit: the player stops asking well before it and still ends with DONE.
+    let outcome = POLYOMINO.play(
+        &CaseId::seed(4),
+        &PlayConfig {
+            player: PlayerSpec::Builtin("ai".into()),
+            time_limit: Duration::from_millis(150),
+            effort: None,
+            quiet: true,
+        },
+    );
+    assert_eq!(outcome.verdict, Verdict::Ok, "{}", outcome.verdict);
+    assert!(outcome.score > 0.0);
+}
+
+#[test]
+fn the_ai_with_held_pieces_and_wide_candidates_makes_only_valid_calls() {
+    use marathon_polyomino::ai::smart::{Params, play_with};
+    let params = Params {
+        hand: 4,
+        hold: 0.5,
+        slack: 2,
+        per_row: 3,
+        ..Params::default()
+    };
+    for seed in [1, 3, 7, 12] {
+        let case = PolyominoCase::new(seed);
+        let mut session = Session::new(case.board(), case.pieces());
+        let config = PlayerConfig {
+            effort: Some(6),
+            time_limit: LIMIT,
+            started: Instant::now(),
+            seed,
+        };
+        play_with(&case.board(), &mut session, &config, &params)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(session.raw_score() > 0, "seed {seed}");
+    }
+}

@@ -1,0 +1,188 @@
+//! The rules on hand-checked positions: rotations, every refused call, the score, the bound.
+
+use std::time::Duration;
+
+use marathon_polyomino::rules::{
+    Board, Piece, PieceSource, PlaceProblem, RuleError, Session, ShapeError, final_score,
+    region_bound, upper_bound,
+};
+
+/// Hands out the given pieces in turn (cycling).
+struct Fixed(Vec<Piece>, usize);
+
+impl PieceSource for Fixed {
+    fn next_piece(&mut self, size: usize) -> Piece {
+        let piece = self.0[self.1 % self.0.len()].clone();
+        self.1 += 1;
+        assert_eq!(piece.size(), size, "the test asks for the sizes it set up");
+        piece
+    }
+}
+
+fn piece(rows: &[&str]) -> Piece {
+    Piece::from_rows(rows).unwrap()
+}
+
+#[test]
+fn rotations_turn_counter_clockwise() {
+    let p = piece(&["XXX", "X.."]);
+    assert_eq!(p.rotated(0).rows(), ["XXX", "X.."]);
+    // A quarter turn counter-clockwise: the top-right corner becomes the top-left one.
+    assert_eq!(p.rotated(1).rows(), ["X.", "X.", "XX"]);
+    assert_eq!(p.rotated(2).rows(), ["..X", "XXX"]);
+    assert_eq!(p.rotated(3).rows(), ["XX", ".X", ".X"]);
+    assert_eq!(p.rotated(4), p);
+    for r in 0..4 {
+        assert_eq!(p.rotated(r).rotated(4 - r), p);
+    }
+}
+
+#[test]
+fn shapes_are_checked() {
+    assert_eq!(Piece::from_rows(&["X.X"]), Err(ShapeError::NotConnected));
+    assert_eq!(Piece::from_rows(&["X.", "X."]), Err(ShapeError::NotTight));
+    assert_eq!(Piece::from_rows(&["..", "XX"]), Err(ShapeError::NotTight));
+    assert_eq!(Piece::from_rows::<&str>(&[]), Err(ShapeError::Empty));
+    assert_eq!(piece(&["X.", "XX"]).size(), 3);
+}
+
+/// A 4x3 board with (1,1) covered:
+/// ```text
+/// ....
+/// .#..
+/// ....
+/// ```
+fn small_session(pieces: Vec<Piece>) -> Session<Fixed> {
+    let mut board = Board::new(4, 3);
+    board.cover(1, 1);
+    Session::new(board, Fixed(pieces, 0))
+}
+
+#[test]
+fn placements_score_and_refusals_leave_the_session_unchanged() {
+    let l = piece(&["X.", "XX"]);
+    let mut s = small_session(vec![l.clone()]);
+    assert_eq!(s.get_next(3).unwrap().0, 0);
+    assert_eq!(s.get_next(3).unwrap().0, 1);
+    assert_eq!(s.get_next(3).unwrap().0, 2);
+    // Rotation 2 of the L is "XX"/".X": at (2, 0) it covers (2,0) (3,0) (3,1).
+    assert_eq!(s.place_next(0, 2, 0, 2), Ok(9));
+    // Rotation 0 at (0, 1) would cover (1, 2)... and (0,1), (0,2): free.
+    assert_eq!(s.place_next(1, 0, 1, 0), Ok(18));
+    // Covered by piece 1 at (0, 2).
+    let err = s.place_next(2, 0, 1, 3).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RuleError::Place {
+                problem: PlaceProblem::Covered { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        s.place_next(2, 3, 2, 0),
+        Err(RuleError::Place {
+            index: 2,
+            x: 3,
+            y: 2,
+            rotation: 0,
+            problem: PlaceProblem::OffBoard
+        })
+    );
+    assert_eq!(
+        s.place_next(2, -1, 0, 0).unwrap_err().to_string(),
+        "piece 2 at (-1, 0) rotation 0 leaves the board"
+    );
+    assert_eq!(
+        s.place_next(0, 0, 0, 0),
+        Err(RuleError::AlreadyPlaced { index: 0 })
+    );
+    assert_eq!(
+        s.place_next(3, 0, 0, 0),
+        Err(RuleError::BadIndex {
+            index: 3,
+            requested: 3
+        })
+    );
+    assert_eq!(
+        s.place_next(-1, 0, 0, 0),
+        Err(RuleError::BadIndex {
+            index: -1,
+            requested: 3
+        })
+    );
+    assert_eq!(
+        s.place_next(2, 0, 0, 4),
+        Err(RuleError::BadRotation { rotation: 4 })
+    );
+    assert_eq!(
+        s.place_next(2, 0, 0, -1),
+        Err(RuleError::BadRotation { rotation: -1 })
+    );
+    // The refused calls changed nothing: piece 2 still fits where it fits.
+    assert_eq!(s.placed_score(), 18);
+    assert_eq!(s.unplaced_penalty(), 9);
+    assert_eq!(s.raw_score(), 9);
+    assert_eq!(s.covered_fraction(), 6.0 / 11.0);
+    assert_eq!(format!("{:?}", s.board()), "4x3\n..##\n##.#\n##..\n");
+}
+
+#[test]
+fn sizes_and_request_count_are_limited() {
+    let mut s = small_session(vec![piece(&["XXX"])]);
+    assert_eq!(s.get_next(2).unwrap_err(), RuleError::BadSize { size: 2 });
+    assert_eq!(
+        s.get_next(1001).unwrap_err(),
+        RuleError::BadSize { size: 1001 }
+    );
+    assert_eq!(s.get_next(-5).unwrap_err(), RuleError::BadSize { size: -5 });
+    for _ in 0..10_000 {
+        s.get_next(3).unwrap();
+    }
+    assert_eq!(s.get_next(3).unwrap_err(), RuleError::TooManyRequests);
+    assert_eq!(s.requested(), 10_000);
+    // Everything unplaced: the penalty floors the raw score at 0.
+    assert_eq!(s.raw_score(), 0);
+}
+
+#[test]
+fn the_time_factor_is_one_percent_per_second_floored_at_zero() {
+    assert_eq!(final_score(200, Duration::from_secs(10)), 180.0);
+    assert_eq!(final_score(200, Duration::ZERO), 200.0);
+    assert_eq!(final_score(200, Duration::from_millis(500)), 199.0);
+    assert_eq!(final_score(200, Duration::from_secs(150)), 0.0);
+}
+
+#[test]
+fn bounds_are_the_best_sums_of_squares() {
+    assert_eq!(region_bound(0), 0);
+    assert_eq!(region_bound(2), 0);
+    assert_eq!(region_bound(3), 9);
+    assert_eq!(region_bound(1000), 1_000_000);
+    assert_eq!(region_bound(1002), 1_000_000);
+    assert_eq!(region_bound(1003), 1_000_009);
+    assert_eq!(region_bound(2500), 2_250_000);
+    // Regions of 1, 5 and 2 cells:
+    // #.#...
+    // ######
+    // ....##   (the last region: (0..4, 2) = 4 cells, so 16)
+    let mut board = Board::new(6, 3);
+    for (x, y) in [
+        (0, 0),
+        (2, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (5, 1),
+        (4, 2),
+        (5, 2),
+    ] {
+        board.cover(x, y);
+    }
+    assert_eq!(board.free_regions(), vec![1, 3, 4]);
+    assert_eq!(upper_bound(&board), 9 + 16);
+}
