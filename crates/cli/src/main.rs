@@ -14,7 +14,11 @@ use marathon_core::{CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, parse_see
 
 /// Every implemented game, in the order `marathon play` runs them.
 fn games() -> Vec<&'static dyn Game> {
-    vec![&marathon_linez::LINEZ, &marathon_polyomino::POLYOMINO]
+    vec![
+        &marathon_linez::LINEZ,
+        &marathon_polyomino::POLYOMINO,
+        &marathon_solitaire::SOLITAIRE,
+    ]
 }
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
@@ -26,7 +30,7 @@ const TOUR_TIME_DIVISOR: u32 = 10;
     name = "marathon",
     version,
     about = "Engines, judges, built-in AIs and a parallel runner for five contest puzzle games",
-    after_help = "Games: linez, polyomino. Run `marathon play` for a quick tour of every game."
+    after_help = "Games: linez, polyomino, solitaire. Run `marathon play` for a quick tour of every game."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -568,6 +568,7 @@ fn last_words_of_a_crashing_program_are_not_lost() {
 const REPRODUCIBLE: &[(&str, &[&str], &str)] = &[
     ("linez", &["--seeds", "1-3"], "2"),
     ("polyomino", &["--seeds", "1-3"], "8"),
+    ("solitaire", &["--group", "5", "--seeds", "1-2"], "2"),
 ];
 
 #[test]

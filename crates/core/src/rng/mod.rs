@@ -3,6 +3,8 @@
 
 mod fast;
 mod java;
+pub mod python;
 
 pub use fast::{FastRng, LineSeed, seed_from_lines};
 pub use java::JavaSecureRandom;
+pub use python::PythonRandom;

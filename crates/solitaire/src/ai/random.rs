@@ -1,0 +1,27 @@
+//! Uniformly random legal removals until none is left: the floor every other player is
+//! measured against.
+
+use marathon_core::rng::FastRng;
+
+use super::{Clock, Player};
+use crate::rules::{Cell, State, cells_of};
+
+pub struct RandomPlayer {
+    rng: FastRng,
+}
+
+impl RandomPlayer {
+    pub fn new(rng: FastRng) -> Self {
+        Self { rng }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, state: &State, _clock: &Clock) -> Option<Cell> {
+        let legal = state.legal();
+        if legal == 0 {
+            return None;
+        }
+        cells_of(legal).nth(self.rng.below(legal.count_ones()) as usize)
+    }
+}

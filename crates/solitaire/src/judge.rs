@@ -1,0 +1,170 @@
+//! Drives a player through a Solitaire chess case exactly as the Kattis judge does: the 6 lines
+//! of the board, then for each `r c` the uncovered piece or `blank`, until `0 0`. Any failure
+//! (an illegal or blank cell, unreadable output, a crash, a timeout, output that ends without
+//! `0 0`) scores 0 for the case (RULES.md), and the verdict says why.
+
+use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use marathon_core::{
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, start_player,
+};
+
+use crate::ai;
+use crate::generator::{
+    Alphabet, DEFAULT_GROUP, Deal, GROUP_ALPHABETS, official_case, official_cases,
+};
+use crate::protocol::{Reply, format_board, format_reveal, parse_reply};
+use crate::rules::State;
+
+/// Our time limit per case (RULES.md: 10 s).
+pub const TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// The name of the Kattis-points metric of official cases.
+pub const POINTS_METRIC: &str = "points";
+
+pub struct Solitaire;
+
+/// The game as the CLI and the runner see it.
+pub static SOLITAIRE: Solitaire = Solitaire;
+
+/// What a case id stands for: its group, alphabet and seed. An official case (by name) takes
+/// its row of official_tests.txt; otherwise the group's alphabet (the default group when none is
+/// given or it is not one of the statement's).
+pub fn case_setup(case: &CaseId) -> (u32, Alphabet, u64) {
+    if let Some(official) = case.name.as_deref().and_then(official_case) {
+        return (official.group, official.alphabet, official.seed);
+    }
+    let group = case
+        .group
+        .filter(|g| (1..=GROUP_ALPHABETS.len() as u32).contains(g))
+        .unwrap_or(DEFAULT_GROUP);
+    let alphabet = Alphabet::of_group(group).expect("a group of the table");
+    (group, alphabet, case.seed)
+}
+
+/// The deal of a case.
+pub fn case_deal(case: &CaseId) -> Deal {
+    let (_, alphabet, seed) = case_setup(case);
+    Deal::new(&alphabet, seed)
+}
+
+impl Game for Solitaire {
+    fn name(&self) -> &'static str {
+        "solitaire"
+    }
+
+    fn players(&self) -> &'static [&'static str] {
+        ai::PLAYERS
+    }
+
+    fn default_time_limit(&self) -> Duration {
+        TIME_LIMIT
+    }
+
+    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
+        Some((1..=GROUP_ALPHABETS.len() as u32, DEFAULT_GROUP))
+    }
+
+    fn official_cases(&self) -> Vec<CaseId> {
+        official_cases()
+            .into_iter()
+            .map(|c| CaseId::named(c.name, Some(c.group), c.seed))
+            .collect()
+    }
+
+    fn generate(&self, case: &CaseId) -> String {
+        format_board(&case_deal(case).tops())
+    }
+
+    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        let (_, alphabet, _) = case_setup(case);
+        let deal = case_deal(case);
+        let (state, verdict, time) =
+            match start_player(self.name(), case, config, ai::speak_protocol) {
+                Ok(mut endpoint) => {
+                    let (state, verdict) = run_game(&deal, &mut endpoint);
+                    let time = endpoint.time_used();
+                    endpoint.close();
+                    (state, verdict, time)
+                }
+                Err(e) => (
+                    State::new(deal.tops()),
+                    Verdict::Crash {
+                        detail: format!("cannot start the player: {e}"),
+                    },
+                    Duration::ZERO,
+                ),
+            };
+        let score = if verdict.is_ok() {
+            state.score() as f64
+        } else {
+            0.0
+        };
+        let metrics = case
+            .name
+            .as_deref()
+            .and_then(official_case)
+            .map(|official| Metric {
+                name: POINTS_METRIC,
+                value: official.kattis_points(score),
+            })
+            .into_iter()
+            .collect();
+        CaseOutcome {
+            game: self.name(),
+            case: case.clone(),
+            params: vec![("alphabet", alphabet.to_string())],
+            score,
+            moves: state.moves() as u64,
+            time,
+            verdict,
+            metrics,
+        }
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+}
+
+/// Plays the deal until the player says `0 0` or fails; returns the final state (its score is
+/// the case's score only with `Verdict::Ok`) and the verdict.
+pub fn run_game(deal: &Deal, endpoint: &mut Endpoint) -> (State, Verdict) {
+    let mut state = State::new(deal.tops());
+    if let Err(failure) = endpoint.send(&format_board(&deal.tops())) {
+        return (state, failure.into());
+    }
+    let verdict = loop {
+        let line = match endpoint.receive_line() {
+            Ok(line) => line,
+            Err(failure) => break failure.into(),
+        };
+        let invalid = |reason: String| Verdict::Invalid {
+            line: line.clone(),
+            reason,
+        };
+        let cell = match parse_reply(&line) {
+            Ok(Reply::Stop) => break Verdict::Ok,
+            Ok(Reply::Remove(cell)) => cell,
+            Err(e) => break invalid(e.to_string()),
+        };
+        if let Err(e) = state.check(cell) {
+            break invalid(e.to_string());
+        }
+        let reveal = deal.piece(cell, state.removed(cell) + 1);
+        state
+            .play(cell, reveal)
+            .expect("checked above, and the deal's reveal fits the stack");
+        if let Err(failure) = endpoint.send(&format!("{}\n", format_reveal(reveal))) {
+            break failure.into();
+        }
+    };
+    (state, verdict)
+}

@@ -1,0 +1,15 @@
+//! Solitaire chess (Kattis `solitarschack`, PO final 2016): remove pieces from a 6x6 board of
+//! three-piece stacks, each removal limited by the type of the last removed piece, for points
+//! per removal and bonuses for runs, sets and alternating sets.
+//!
+//! `rules` knows the game and nothing else; `generator` deals cases from (alphabet, seed) with
+//! Python's `random` exactly as the official tests were made; `protocol` reads and writes the
+//! Kattis text; `judge` drives a player through a case; `ai` holds the built-in players.
+
+pub mod ai;
+pub mod generator;
+pub mod judge;
+pub mod protocol;
+pub mod rules;
+
+pub use judge::{SOLITAIRE, Solitaire};
