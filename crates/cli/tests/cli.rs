@@ -806,16 +806,18 @@ fn tour_prints_a_summary_naming_every_game() {
         .find(|l| l.trim_start().starts_with("game"))
         .unwrap_or_else(|| panic!("no summary header:\n{}", run.stdout));
     assert!(header.contains("failures"), "{header}");
-    let row: Vec<&str> = run
-        .stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("linez"))
-        .unwrap_or_else(|| panic!("no linez row:\n{}", run.stdout))
-        .split_whitespace()
-        .collect();
-    // game, cases, mean, total, median, min, max, failures, time
-    assert_eq!(row[1], "2", "{row:?}");
-    assert_eq!(row[7], "0", "{row:?}");
+    for game in ["linez", "polyomino", "solitaire"] {
+        let row: Vec<&str> = run
+            .stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(game))
+            .unwrap_or_else(|| panic!("no {game} row:\n{}", run.stdout))
+            .split_whitespace()
+            .collect();
+        // game, cases, mean, total, median, min, max, failures, time
+        assert_eq!(row[1], "2", "{row:?}");
+        assert_eq!(row[7], "0", "{row:?}");
+    }
     // The note tells what was actually played.
     assert!(run.stdout.contains("seeds 1-2"), "{}", run.stdout);
     // The tour prints no per-case table.
