@@ -14,7 +14,15 @@ use std::time::{Duration, Instant};
 const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
 /// Every game with replays and a short case to record (long enough for the board to change).
-const GAMES: &[(&str, &[&str])] = &[("linez", &["--seed", "3", "--player", "greedy"])];
+const GAMES: &[(&str, &[&str])] = &[
+    ("linez", &["--seed", "3", "--player", "greedy"]),
+    (
+        "solitaire",
+        &[
+            "--group", "6", "--seed", "2", "--player", "ai", "--effort", "4",
+        ],
+    ),
+];
 
 /// A headless browser gets this long per page; it needs a few seconds on a busy machine.
 const BROWSER_LIMIT: Duration = Duration::from_secs(90);

@@ -7,6 +7,7 @@ use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
     CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, start_player,
 };
@@ -16,7 +17,8 @@ use crate::generator::{
     Alphabet, DEFAULT_GROUP, Deal, GROUP_ALPHABETS, official_case, official_cases,
 };
 use crate::protocol::{Reply, format_board, format_reveal, parse_reply};
-use crate::rules::State;
+use crate::rules::{Breakdown, Cell, Piece, State};
+use crate::vis;
 
 /// Our time limit per case (RULES.md: 10 s).
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
@@ -79,12 +81,42 @@ impl Game for Solitaire {
     }
 
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        self.play_recorded(case, config, None)
+    }
+
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
+        let mut steps = Vec::new();
+        let outcome = self.play_recorded(case, config, Some(&mut steps));
+        Some(vis::recording(outcome, config, &case_deal(case), &steps))
+    }
+
+    fn viewer(&self) -> Option<Viewer> {
+        Some(vis::VIEWER)
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+}
+
+impl Solitaire {
+    fn play_recorded(
+        &self,
+        case: &CaseId,
+        config: &PlayConfig,
+        steps: Option<&mut Vec<Step>>,
+    ) -> CaseOutcome {
         let (_, alphabet, _) = case_setup(case);
         let deal = case_deal(case);
         let (state, verdict, time) =
             match start_player(self.name(), case, config, ai::speak_protocol) {
                 Ok(mut endpoint) => {
-                    let (state, verdict) = run_game(&deal, &mut endpoint);
+                    let (state, verdict) = run_game(&deal, &mut endpoint, steps);
                     let time = endpoint.time_used();
                     endpoint.close();
                     (state, verdict, time)
@@ -123,20 +155,27 @@ impl Game for Solitaire {
             metrics,
         }
     }
+}
 
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
-    }
+/// One removal as a replay shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub cell: Cell,
+    pub removed: Piece,
+    /// The piece uncovered; `None` when the stack is used up.
+    pub revealed: Option<Piece>,
+    /// The points so far, kind by kind, after this removal.
+    pub breakdown: Breakdown,
 }
 
 /// Plays the deal until the player says `0 0` or fails; returns the final state (its score is
-/// the case's score only with `Verdict::Ok`) and the verdict.
-pub fn run_game(deal: &Deal, endpoint: &mut Endpoint) -> (State, Verdict) {
+/// the case's score only with `Verdict::Ok`) and the verdict. With `steps`, every removal is
+/// recorded there.
+pub fn run_game(
+    deal: &Deal,
+    endpoint: &mut Endpoint,
+    mut steps: Option<&mut Vec<Step>>,
+) -> (State, Verdict) {
     let mut state = State::new(deal.tops());
     if let Err(failure) = endpoint.send(&format_board(&deal.tops())) {
         return (state, failure.into());
@@ -159,9 +198,18 @@ pub fn run_game(deal: &Deal, endpoint: &mut Endpoint) -> (State, Verdict) {
             break invalid(e.to_string());
         }
         let reveal = deal.piece(cell, state.removed(cell) + 1);
+        let removed = state.top(cell).expect("a checked cell holds a piece");
         state
             .play(cell, reveal)
             .expect("checked above, and the deal's reveal fits the stack");
+        if let Some(steps) = steps.as_deref_mut() {
+            steps.push(Step {
+                cell,
+                removed,
+                revealed: reveal,
+                breakdown: state.scorer.breakdown,
+            });
+        }
         if let Err(failure) = endpoint.send(&format!("{}\n", format_reveal(reveal))) {
             break failure.into();
         }

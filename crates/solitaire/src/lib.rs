@@ -4,12 +4,13 @@
 //!
 //! `rules` knows the game and nothing else; `generator` deals cases from (alphabet, seed) with
 //! Python's `random` exactly as the official tests were made; `protocol` reads and writes the
-//! Kattis text; `judge` drives a player through a case; `ai` holds the built-in players.
+//! Kattis text; `judge` drives a player through a case; `ai` holds the built-in players; `vis` draws replays.
 
 pub mod ai;
 pub mod generator;
 pub mod judge;
 pub mod protocol;
 pub mod rules;
+pub mod vis;
 
 pub use judge::{SOLITAIRE, Solitaire};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use marathon_core::{CaseId, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict};
 use marathon_solitaire::SOLITAIRE;
-use marathon_solitaire::judge::{case_deal, run_game};
+use marathon_solitaire::judge::{Step, case_deal, run_game};
 use marathon_solitaire::protocol::{Reply, parse_reply};
 use marathon_solitaire::rules::State;
 
@@ -45,12 +45,12 @@ impl Write for Recorder<'_> {
 }
 
 /// Plays the case through `run_game` with the player on a thread; returns the judge's state,
-/// verdict and the player's replies.
+/// verdict, the player's replies and the judge's recorded steps.
 fn recorded_game(
     case: &CaseId,
     player: &str,
     effort: Option<u64>,
-) -> (State, Verdict, Vec<String>) {
+) -> (State, Verdict, Vec<String>, Vec<Step>) {
     let copy = Arc::new(Mutex::new(Vec::new()));
     let solve = SolveConfig {
         player: player.into(),
@@ -67,14 +67,15 @@ fn recorded_game(
     })
     .expect("the player thread starts");
     let deal = case_deal(case);
-    let (state, verdict) = run_game(&deal, &mut endpoint);
+    let mut steps = Vec::new();
+    let (state, verdict) = run_game(&deal, &mut endpoint, Some(&mut steps));
     endpoint.close();
     let replies = String::from_utf8(copy.lock().unwrap().clone())
         .expect("replies are UTF-8")
         .lines()
         .map(str::to_owned)
         .collect();
-    (state, verdict, replies)
+    (state, verdict, replies, steps)
 }
 
 /// Replays the replies under the rules with the case's deal; the last must be `0 0`, every
@@ -105,13 +106,21 @@ fn check_case(case: &CaseId, player: &str, effort: Option<u64>) -> f64 {
         "{context}: {}",
         outcome.verdict
     );
-    let (state, verdict, replies) = recorded_game(case, player, effort);
+    let (state, verdict, replies, steps) = recorded_game(case, player, effort);
     assert_eq!(verdict, Verdict::Ok, "{context} (recorded): {verdict}");
     assert_eq!(
         (state.score() as f64, state.moves() as u64),
         (outcome.score, outcome.moves),
         "{context}: the runner and the recorded run disagree"
     );
+    // The replay's steps are the removals, with the running score.
+    let step_replies: Vec<String> = steps
+        .iter()
+        .map(|s| format!("{} {}", s.cell.row() + 1, s.cell.col() + 1))
+        .collect();
+    assert_eq!(step_replies, replies[..replies.len() - 1], "{context}");
+    let last_total = steps.last().map_or(0, |s| s.breakdown.total());
+    assert_eq!(last_total, state.score(), "{context}");
     let replayed = replay(case, &replies);
     assert_eq!(
         replayed, state,
