@@ -17,6 +17,10 @@ const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 const GAMES: &[(&str, &[&str])] = &[
     ("linez", &["--seed", "3", "--player", "greedy"]),
     (
+        "polyomino",
+        &["--seed", "2", "--player", "ai", "--effort", "8"],
+    ),
+    (
         "solitaire",
         &[
             "--group", "6", "--seed", "2", "--player", "ai", "--effort", "4",

@@ -26,8 +26,9 @@ pub struct Recording {
 }
 
 /// The game-specific half of a replay page: a script defining `const viewer = { init(start),
-/// apply(state, step), draw(svg, state, step), describe(state, step) }` and its style sheet.
-/// `apply` must return a new state (the page keeps checkpoints and never mutates one).
+/// apply(state, step), draw(svg, state, step), describe(state, step) }` (and optionally
+/// `clone(state)`) and its style sheet. `apply` may change the state it is given: the page
+/// clones its checkpoints before stepping forward from one.
 #[derive(Clone, Copy, Debug)]
 pub struct Viewer {
     pub script: &'static str,

@@ -7,6 +7,7 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
+use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
     CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, start_player,
 };
@@ -15,6 +16,7 @@ use crate::ai;
 use crate::generator::{PieceGenerator, PolyominoCase};
 use crate::protocol::{Command, format_case, format_piece, format_total, parse_command};
 use crate::rules::{Session, TIME_LIMIT_SECONDS, final_score, upper_bound};
+use crate::vis;
 
 /// The contest's limit: 30 s of the solution's time per case.
 pub const TIME_LIMIT: Duration = Duration::from_secs(TIME_LIMIT_SECONDS);
@@ -43,11 +45,42 @@ impl Game for Polyomino {
     }
 
     fn play(&self, case_id: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        self.play_recorded(case_id, config, None)
+    }
+
+    fn record(&self, case_id: &CaseId, config: &PlayConfig) -> Option<Recording> {
+        let mut steps = Vec::new();
+        let outcome = self.play_recorded(case_id, config, Some(&mut steps));
+        let case = PolyominoCase::new(case_id.seed);
+        Some(vis::recording(outcome, config, &case, &steps))
+    }
+
+    fn viewer(&self) -> Option<Viewer> {
+        Some(vis::VIEWER)
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+}
+
+impl Polyomino {
+    fn play_recorded(
+        &self,
+        case_id: &CaseId,
+        config: &PlayConfig,
+        steps: Option<&mut Vec<Step>>,
+    ) -> CaseOutcome {
         let case = PolyominoCase::new(case_id.seed);
         let (session, verdict, time) =
             match start_player(self.name(), case_id, config, ai::speak_protocol) {
                 Ok(mut endpoint) => {
-                    let (session, verdict) = run_game(&case, &mut endpoint);
+                    let (session, verdict) = run_game(&case, &mut endpoint, steps);
                     let time = endpoint.time_used();
                     endpoint.close();
                     (session, verdict, time)
@@ -61,15 +94,6 @@ impl Game for Polyomino {
                 ),
             };
         outcome(self.name(), case_id, &case, &session, verdict, time)
-    }
-
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
     }
 }
 
@@ -130,14 +154,24 @@ pub fn outcome(
     }
 }
 
+/// One accepted call as a replay shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `GET`: piece `index` of `size` cells was handed out.
+    Get { index: usize, size: usize },
+    /// `PLACE`: piece `index` now covers `cells` (`y * W + x`).
+    Place { index: usize, cells: Vec<usize> },
+}
+
 /// Plays the case until `DONE` or the player's first failure; returns the session (board,
-/// pieces, score) and the verdict.
+/// pieces, score) and the verdict. With `steps`, every accepted call is recorded there.
 pub fn run_game(
     case: &PolyominoCase,
     endpoint: &mut Endpoint,
+    steps: Option<&mut Vec<Step>>,
 ) -> (Session<PieceGenerator>, Verdict) {
     let mut session = Session::new(case.board(), case.pieces());
-    let verdict = serve(case, &mut session, endpoint)
+    let verdict = serve(case, &mut session, endpoint, steps)
         .err()
         .unwrap_or(Verdict::Ok);
     (session, verdict)
@@ -147,6 +181,7 @@ fn serve(
     case: &PolyominoCase,
     session: &mut Session<PieceGenerator>,
     endpoint: &mut Endpoint,
+    mut steps: Option<&mut Vec<Step>>,
 ) -> Result<(), Verdict> {
     endpoint
         .send(&format_case(case.width, case.height, &case.covered))
@@ -160,6 +195,12 @@ fn serve(
         let reply = match parse_command(&line).map_err(|e| invalid(e.to_string()))? {
             Command::Get { size } => {
                 let (index, piece) = session.get_next(size).map_err(|e| invalid(e.to_string()))?;
+                if let Some(steps) = steps.as_deref_mut() {
+                    steps.push(Step::Get {
+                        index,
+                        size: piece.size(),
+                    });
+                }
                 format_piece(index, piece)
             }
             Command::Place {
@@ -171,6 +212,19 @@ fn serve(
                 let total = session
                     .place_next(index, x, y, rotation)
                     .map_err(|e| invalid(e.to_string()))?;
+                if let Some(steps) = steps.as_deref_mut() {
+                    // Accepted, so index, rotation and position are in range.
+                    let piece = session.pieces()[index as usize].rotated(rotation as u8);
+                    let cells = piece
+                        .cells()
+                        .iter()
+                        .map(|&(dx, dy)| (y as usize + dy) * case.width + x as usize + dx)
+                        .collect();
+                    steps.push(Step::Place {
+                        index: index as usize,
+                        cells,
+                    });
+                }
                 format_total(total)
             }
             Command::Done => return Ok(()),

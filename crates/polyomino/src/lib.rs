@@ -6,7 +6,7 @@
 //! that validates every `getNext`/`placeNext` call); `generator` deals boards and pieces from a
 //! seed exactly as marathon defines it (RULES.md); `protocol` reads and writes the contest's
 //! text; `judge` serves a session to a player through that text; `ai` holds the built-in
-//! players, which play against the [`Contest`] trait.
+//! players, which play against the [`Contest`] trait; `vis` draws replays.
 //!
 //! [`Session`]: rules::Session
 //! [`Contest`]: rules::Contest
@@ -16,5 +16,6 @@ pub mod generator;
 pub mod judge;
 pub mod protocol;
 pub mod rules;
+pub mod vis;
 
 pub use judge::{POLYOMINO, Polyomino};

@@ -10,7 +10,7 @@ use marathon_core::{CaseId, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig,
 use marathon_polyomino::POLYOMINO;
 use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play};
 use marathon_polyomino::generator::PolyominoCase;
-use marathon_polyomino::judge::run_game;
+use marathon_polyomino::judge::{Step, run_game};
 use marathon_polyomino::protocol::{Command, parse_command};
 use marathon_polyomino::rules::Session;
 
@@ -104,7 +104,8 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             })
             .unwrap();
             let case = PolyominoCase::new(seed);
-            let (session, verdict) = run_game(&case, &mut endpoint);
+            let mut steps = Vec::new();
+            let (session, verdict) = run_game(&case, &mut endpoint, Some(&mut steps));
             endpoint.close();
             assert_eq!(verdict, Verdict::Ok);
             let raw = outcome
@@ -119,6 +120,24 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
                 "{player} seed {seed}: runs differ"
             );
             assert_eq!(session.placed_count() as u64, outcome.moves);
+            // The replay's steps cover exactly the cells the session covered, once each.
+            let mut board = case.board();
+            let mut places = 0;
+            for step in &steps {
+                if let Step::Place { cells, .. } = step {
+                    places += 1;
+                    for &cell in cells {
+                        let (x, y) = (cell % case.width, cell / case.width);
+                        assert!(!board.is_covered(x, y), "{player} seed {seed}: cell {cell}");
+                        board.cover(x, y);
+                    }
+                }
+            }
+            assert_eq!(places, session.placed_count());
+            assert!(
+                board == *session.board(),
+                "{player} seed {seed}: boards differ"
+            );
 
             // Replay the recorded commands on a fresh session.
             let text = String::from_utf8(copy.lock().unwrap().clone()).unwrap();

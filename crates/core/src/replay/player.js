@@ -1,24 +1,28 @@
 // The controls every replay shares. The game's `viewer` (defined before this script) rebuilds
-// positions: init(start) -> state, apply(state, step) -> new state, draw(svg, state, step),
-// describe(state, step) -> text. Positions are kept at checkpoints and rebuilt forward from
-// the nearest one, so a long game costs little memory and any step shows at once.
+// positions: init(start) -> state, apply(state, step) -> state (it may change and return the
+// state it is given), draw(svg, state, step), describe(state, step) -> text, and optionally
+// clone(state) (default: structuredClone). Copies are kept at checkpoints and positions are
+// rebuilt forward from the nearest one, so a long game costs little memory and any step shows
+// at once.
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const steps = data.steps;
   const CHECKPOINT = 64;
-  const checkpoints = [viewer.init(data.start)];
+  const clone = viewer.clone || ((state) => structuredClone(state));
+  const checkpoints = [];
   {
-    let state = checkpoints[0];
+    let state = viewer.init(data.start);
+    checkpoints.push(clone(state));
     for (let i = 0; i < steps.length; i++) {
       state = viewer.apply(state, steps[i]);
-      if ((i + 1) % CHECKPOINT === 0) checkpoints.push(state);
+      if ((i + 1) % CHECKPOINT === 0) checkpoints.push(clone(state));
     }
   }
   // The position after `index` steps (0 = the start).
   function stateAt(index) {
     const k = Math.floor(index / CHECKPOINT);
-    let state = checkpoints[k];
+    let state = clone(checkpoints[k]);
     for (let i = k * CHECKPOINT; i < index; i++) state = viewer.apply(state, steps[i]);
     return state;
   }
@@ -85,7 +89,7 @@
   // For automated checks (the headless-browser test): step and read the page's state.
   window.replay = { show, steps: steps.length, index: () => index };
 
-  // `#step=N` opens at step N; `#selftest` steps through the whole game forward and back and
+  // `#step=N` opens at step N; `#selftest` steps through the game forward and back and
   // writes the result into <body data-selftest="..."> for a headless browser to read.
   const hash = location.hash.slice(1);
   const at = /^step=(\d+)$/.exec(hash);
@@ -95,11 +99,16 @@
       show(0);
       const first = svg.innerHTML;
       let changed = false;
-      for (let i = 1; i <= steps.length; i++) {
+      // At most a few hundred views each way; the last step and the start are always shown.
+      const stride = Math.max(1, Math.ceil(steps.length / 300));
+      for (let i = 1; i <= steps.length; i += stride) {
         show(i);
         changed = changed || svg.innerHTML !== first;
       }
-      for (let i = steps.length; i >= 0; i--) show(i);
+      show(steps.length);
+      changed = changed || svg.innerHTML !== first;
+      for (let i = steps.length; i >= 0; i -= stride) show(i);
+      show(0);
       const back = svg.innerHTML === first;
       result = changed && back ? "ok" : `failed: changed=${changed} back-at-start=${back}`;
       result += ` steps=${steps.length}`;
