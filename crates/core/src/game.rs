@@ -3,6 +3,7 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::endpoint::{Endpoint, StderrMode};
@@ -194,6 +195,90 @@ pub fn start_player(
                 solve(&solve_config, input, output)
             })
         }
+    }
+}
+
+/// Everything a player wrote, kept by [`spawn_recorded_player`].
+#[derive(Clone, Debug, Default)]
+pub struct Transcript(Arc<Mutex<Vec<u8>>>);
+
+impl Transcript {
+    /// The lines written so far (lossy UTF-8; a built-in player writes text).
+    pub fn lines(&self) -> Vec<String> {
+        let bytes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// Passes writes through and keeps a copy.
+struct Tee<'a> {
+    inner: &'a mut dyn Write,
+    copy: Transcript,
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        self.copy
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// A built-in player on a thread, as the judge runs it, with a transcript of its replies: tests
+/// replay them under the rules, independently of the judge.
+pub fn spawn_recorded_player(
+    config: SolveConfig,
+    solve: SolveFn,
+) -> io::Result<(Endpoint, Transcript)> {
+    let transcript = Transcript::default();
+    let copy = transcript.clone();
+    let limit = config.time_limit;
+    let endpoint = Endpoint::spawn_thread(limit, move |input, output| {
+        let mut tee = Tee {
+            inner: output,
+            copy,
+        };
+        solve(&config, input, &mut tee)
+    })?;
+    Ok((endpoint, transcript))
+}
+
+/// Plays a case with its player: starts it ([`start_player`]), lets `run` drive the game over
+/// the endpoint, and closes the endpoint. Returns what `run` returned with its verdict and the
+/// player's time. A player that cannot even start is a crash; the game is then `not_started()`.
+pub fn play_with_player<T>(
+    game: &str,
+    case: &CaseId,
+    config: &PlayConfig,
+    solve: SolveFn,
+    run: impl FnOnce(&mut Endpoint) -> (T, Verdict),
+    not_started: impl FnOnce() -> T,
+) -> (T, Verdict, Duration) {
+    match start_player(game, case, config, solve) {
+        Ok(mut endpoint) => {
+            let (result, verdict) = run(&mut endpoint);
+            let time = endpoint.time_used();
+            endpoint.close();
+            (result, verdict, time)
+        }
+        Err(e) => (
+            not_started(),
+            Verdict::Crash {
+                detail: format!("cannot start the player: {e}"),
+            },
+            Duration::ZERO,
+        ),
     }
 }
 

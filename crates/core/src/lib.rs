@@ -16,7 +16,8 @@ pub mod verdict;
 pub use clock::Clock;
 pub use endpoint::{Endpoint, Failure, StderrMode};
 pub use game::{
-    CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, start_player,
+    CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, Transcript,
+    play_with_player, spawn_recorded_player, start_player,
 };
 pub use seeds::parse_seed_set;
 pub use verdict::Verdict;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, SolveConfig, Verdict, start_player,
+    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, SolveConfig, Verdict, play_with_player,
 };
 
 use crate::ai;
@@ -76,22 +76,14 @@ impl Linez {
         steps: Option<&mut Vec<Step>>,
     ) -> CaseOutcome {
         let seed = case.seed;
-        let (state, verdict, time) =
-            match start_player(self.name(), case, config, ai::speak_protocol) {
-                Ok(mut endpoint) => {
-                    let (state, verdict) = run_game(seed, &mut endpoint, steps);
-                    let time = endpoint.time_used();
-                    endpoint.close();
-                    (state, verdict, time)
-                }
-                Err(e) => (
-                    LinezCase::new(seed).initial_state(),
-                    Verdict::Crash {
-                        detail: format!("cannot start the player: {e}"),
-                    },
-                    Duration::ZERO,
-                ),
-            };
+        let (state, verdict, time) = play_with_player(
+            self.name(),
+            case,
+            config,
+            ai::speak_protocol,
+            |endpoint| run_game(seed, endpoint, steps),
+            || LinezCase::new(seed).initial_state(),
+        );
         CaseOutcome {
             game: self.name(),
             case: case.clone(),

@@ -5,14 +5,13 @@
 //! `judge::run_game` with a player whose replies are recorded, so the moves can be replayed
 //! under the rules independently of the judge.
 
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict,
+    CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
 };
 use marathon_linez::LINEZ;
+use marathon_linez::ai;
 use marathon_linez::generator::LinezCase;
 use marathon_linez::judge::{Step, run_game};
 use marathon_linez::protocol::{format_move, format_observation, parse_move};
@@ -37,27 +36,6 @@ fn config(player: &str, effort: Option<u64>) -> PlayConfig {
     }
 }
 
-/// Passes writes through and keeps a copy.
-struct Recorder<'a> {
-    inner: &'a mut dyn Write,
-    copy: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Write for Recorder<'_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let written = self.inner.write(bytes)?;
-        self.copy
-            .lock()
-            .unwrap()
-            .extend_from_slice(&bytes[..written]);
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// Plays the case through `run_game` with `player` speaking the protocol on a thread; returns
 /// the judge's final state, its verdict, the replies the player wrote and the judge's steps.
 fn recorded_game(
@@ -65,29 +43,17 @@ fn recorded_game(
     player: &str,
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
-    let copy = Arc::new(Mutex::new(Vec::new()));
     let solve = SolveConfig {
         player: player.into(),
         time_limit: LIMIT,
         effort,
     };
-    let player_copy = Arc::clone(&copy);
-    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
-        let mut recorder = Recorder {
-            inner: output,
-            copy: player_copy,
-        };
-        LINEZ.solve(&solve, input, &mut recorder)
-    })
-    .expect("the player thread starts");
+    let (mut endpoint, transcript) =
+        spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
     let mut steps = Vec::new();
     let (state, verdict) = run_game(seed, &mut endpoint, Some(&mut steps));
     endpoint.close();
-    let replies = String::from_utf8(copy.lock().unwrap().clone())
-        .expect("replies are UTF-8")
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let replies = transcript.lines();
     (state, verdict, replies, steps)
 }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, start_player,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, play_with_player,
 };
 
 use crate::ai;
@@ -77,22 +77,14 @@ impl Polyomino {
         steps: Option<&mut Vec<Step>>,
     ) -> CaseOutcome {
         let case = PolyominoCase::new(case_id.seed);
-        let (session, verdict, time) =
-            match start_player(self.name(), case_id, config, ai::speak_protocol) {
-                Ok(mut endpoint) => {
-                    let (session, verdict) = run_game(&case, &mut endpoint, steps);
-                    let time = endpoint.time_used();
-                    endpoint.close();
-                    (session, verdict, time)
-                }
-                Err(e) => (
-                    Session::new(case.board(), case.pieces()),
-                    Verdict::Crash {
-                        detail: format!("cannot start the player: {e}"),
-                    },
-                    Duration::ZERO,
-                ),
-            };
+        let (session, verdict, time) = play_with_player(
+            self.name(),
+            case_id,
+            config,
+            ai::speak_protocol,
+            |endpoint| run_game(&case, endpoint, steps),
+            || Session::new(case.board(), case.pieces()),
+        );
         outcome(self.name(), case_id, &case, &session, verdict, time)
     }
 }

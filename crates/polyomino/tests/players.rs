@@ -2,13 +2,13 @@
 //! validated, any refusal fails the test) over many seeds, and through the judge, where the
 //! commands they wrote are recorded and replayed on a fresh session.
 
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use marathon_core::{CaseId, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict};
+use marathon_core::{
+    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
+};
 use marathon_polyomino::POLYOMINO;
-use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play};
+use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play, speak_protocol};
 use marathon_polyomino::generator::PolyominoCase;
 use marathon_polyomino::judge::{Step, run_game};
 use marathon_polyomino::protocol::{Command, parse_command};
@@ -52,27 +52,6 @@ fn the_ai_beats_the_baseline() {
     );
 }
 
-/// Passes writes through and keeps a copy.
-struct Recorder<'a> {
-    inner: &'a mut dyn Write,
-    copy: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Write for Recorder<'_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let written = self.inner.write(bytes)?;
-        self.copy
-            .lock()
-            .unwrap()
-            .extend_from_slice(&bytes[..written]);
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 #[test]
 fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
     for (player, effort) in [("ai", Some(4)), ("baseline", None)] {
@@ -88,21 +67,12 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             );
             assert_eq!(outcome.verdict, Verdict::Ok, "{player} seed {seed}");
 
-            let copy = Arc::new(Mutex::new(Vec::new()));
-            let player_copy = Arc::clone(&copy);
             let solve = SolveConfig {
                 player: player.into(),
                 time_limit: LIMIT,
                 effort,
             };
-            let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
-                let mut recorder = Recorder {
-                    inner: output,
-                    copy: player_copy,
-                };
-                POLYOMINO.solve(&solve, input, &mut recorder)
-            })
-            .unwrap();
+            let (mut endpoint, transcript) = spawn_recorded_player(solve, speak_protocol).unwrap();
             let case = PolyominoCase::new(seed);
             let mut steps = Vec::new();
             let (session, verdict) = run_game(&case, &mut endpoint, Some(&mut steps));
@@ -140,10 +110,10 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             );
 
             // Replay the recorded commands on a fresh session.
-            let text = String::from_utf8(copy.lock().unwrap().clone()).unwrap();
+            let lines = transcript.lines();
             let mut fresh = Session::new(case.board(), case.pieces());
             let mut done = false;
-            for line in text.lines() {
+            for line in &lines {
                 assert!(!done, "a command after DONE");
                 match parse_command(line).unwrap() {
                     Command::Get { size } => {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, start_player,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, play_with_player,
 };
 
 use crate::ai;
@@ -113,22 +113,14 @@ impl Solitaire {
     ) -> CaseOutcome {
         let (_, alphabet, _) = case_setup(case);
         let deal = case_deal(case);
-        let (state, verdict, time) =
-            match start_player(self.name(), case, config, ai::speak_protocol) {
-                Ok(mut endpoint) => {
-                    let (state, verdict) = run_game(&deal, &mut endpoint, steps);
-                    let time = endpoint.time_used();
-                    endpoint.close();
-                    (state, verdict, time)
-                }
-                Err(e) => (
-                    State::new(deal.tops()),
-                    Verdict::Crash {
-                        detail: format!("cannot start the player: {e}"),
-                    },
-                    Duration::ZERO,
-                ),
-            };
+        let (state, verdict, time) = play_with_player(
+            self.name(),
+            case,
+            config,
+            ai::speak_protocol,
+            |endpoint| run_game(&deal, endpoint, steps),
+            || State::new(deal.tops()),
+        );
         let score = if verdict.is_ok() {
             state.score() as f64
         } else {

@@ -2,12 +2,13 @@
 //! end (verdict ok), over every group and many seeds; each game replayed under the rules gives
 //! the judge's score; a fixed effort makes the AI repeat itself exactly.
 
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use marathon_core::{CaseId, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict};
+use marathon_core::{
+    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
+};
 use marathon_solitaire::SOLITAIRE;
+use marathon_solitaire::ai;
 use marathon_solitaire::judge::{Step, case_deal, run_game};
 use marathon_solitaire::protocol::{Reply, parse_reply};
 use marathon_solitaire::rules::State;
@@ -23,27 +24,6 @@ fn config(player: &str, effort: Option<u64>) -> PlayConfig {
     }
 }
 
-/// Passes writes through and keeps a copy.
-struct Recorder<'a> {
-    inner: &'a mut dyn Write,
-    copy: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Write for Recorder<'_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let written = self.inner.write(bytes)?;
-        self.copy
-            .lock()
-            .unwrap()
-            .extend_from_slice(&bytes[..written]);
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// Plays the case through `run_game` with the player on a thread; returns the judge's state,
 /// verdict, the player's replies and the judge's recorded steps.
 fn recorded_game(
@@ -51,30 +31,18 @@ fn recorded_game(
     player: &str,
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
-    let copy = Arc::new(Mutex::new(Vec::new()));
     let solve = SolveConfig {
         player: player.into(),
         time_limit: LIMIT,
         effort,
     };
-    let player_copy = Arc::clone(&copy);
-    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
-        let mut recorder = Recorder {
-            inner: output,
-            copy: player_copy,
-        };
-        SOLITAIRE.solve(&solve, input, &mut recorder)
-    })
-    .expect("the player thread starts");
+    let (mut endpoint, transcript) =
+        spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
     let deal = case_deal(case);
     let mut steps = Vec::new();
     let (state, verdict) = run_game(&deal, &mut endpoint, Some(&mut steps));
     endpoint.close();
-    let replies = String::from_utf8(copy.lock().unwrap().clone())
-        .expect("replies are UTF-8")
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let replies = transcript.lines();
     (state, verdict, replies, steps)
 }
 
