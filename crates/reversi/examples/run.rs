@@ -1,0 +1,104 @@
+//! Plays MultiplayerReversi cases and prints the case table and the summary.
+//!
+//! cargo run --release -p marathon-reversi --example run -- PLAYER SEEDS [effort=N] [time=S]
+//!     [threads=T] [local]
+//!
+//! Through the judge by default (what `marathon play` does). `local` plays in-process without
+//! pipes and adds the AI's own figure `predicted`: the fraction of the opponents' moves its
+//! model predicted.
+
+use std::time::{Duration, Instant};
+
+use marathon_core::parse_seed_set;
+use marathon_core::report::{Summary, case_table, summary_table};
+use marathon_core::runner::{RunOptions, run_cases};
+use marathon_core::{CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, Verdict};
+use marathon_reversi::REVERSI;
+use marathon_reversi::ai::{self, ORACLE};
+use marathon_reversi::generator;
+use marathon_reversi::judge::outcome;
+use rayon::prelude::*;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let player = args.first().cloned().unwrap_or_else(|| "ai".into());
+    let seeds = parse_seed_set(args.get(1).map_or("1-10", String::as_str)).expect("seeds");
+    let mut effort = None;
+    let mut time_limit = Duration::from_secs(30);
+    let mut threads = 1;
+    let mut local = false;
+    for arg in &args[2.min(args.len())..] {
+        if arg == "local" {
+            local = true;
+            continue;
+        }
+        let (key, value) = arg.split_once('=').expect("key=value or local");
+        match key {
+            "effort" => effort = Some(value.parse().expect("effort")),
+            "time" => time_limit = Duration::from_secs_f64(value.parse().expect("seconds")),
+            "threads" => threads = value.parse().expect("threads"),
+            _ => panic!("unknown option {key}"),
+        }
+    }
+    let cases: Vec<CaseId> = seeds.iter().map(|&s| CaseId::seed(s)).collect();
+    let outcomes: Vec<CaseOutcome> = if local {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            cases
+                .par_iter()
+                .map(|case| play_local(case, &player, effort, time_limit))
+                .collect()
+        })
+    } else {
+        let config = PlayConfig {
+            player: PlayerSpec::Builtin(player.clone()),
+            time_limit,
+            effort,
+            quiet: false,
+        };
+        let options = RunOptions {
+            threads,
+            progress: true,
+        };
+        run_cases(&REVERSI, &cases, &config, &options)
+    };
+    println!("{}", case_table(&outcomes, None));
+    println!(
+        "{}",
+        summary_table(&[(&player, Summary::of(&outcomes, None))])
+    );
+}
+
+fn play_local(case: &CaseId, player: &str, effort: Option<u64>, limit: Duration) -> CaseOutcome {
+    let reversi = generator::generate(case.seed);
+    let mut built = if player == ORACLE {
+        ai::oracle(&reversi, effort)
+    } else {
+        // The seed of the first observation, as the protocol gives it.
+        let first: Vec<String> = REVERSI.generate(case).lines().map(String::from).collect();
+        ai::new_player(player, effort, ai::observation_seed(&first)).expect("a built-in player")
+    };
+    let started = Instant::now();
+    let state = ai::play_local(&reversi, built.as_mut(), limit);
+    let time = started.elapsed();
+    let predictions = built.predictions();
+    let mut result = outcome(
+        "reversi",
+        case,
+        &reversi,
+        &state,
+        Verdict::Ok,
+        time,
+        state.moves as u64,
+    );
+    if predictions.total > 0 {
+        result.metrics.push(Metric {
+            name: "predicted",
+            value: predictions.hits as f64 / predictions.total as f64,
+        });
+    }
+    result
+}

@@ -1,0 +1,190 @@
+//! Built-in MultiplayerReversi players. Each speaks the contest protocol through
+//! [`speak_protocol`] (or, for the oracle, [`spawn_oracle`]), so the built-in players see
+//! exactly what an external program sees: the boards sent on player 1's turns.
+//!
+//! - `ai` ([`reader::ReaderPlayer`]): infers the opponents' weights from their moves (read off
+//!   successive boards) and searches deep over its own moves with the predicted replies.
+//! - `greedy`: the move that leaves player 1 the most pieces (most flips); ties go to the
+//!   first in row-major order.
+//! - `oracle`: the same search as `ai` with the opponents' true weights; only the judge can
+//!   build it.
+
+pub mod greedy;
+pub mod infer;
+pub mod reader;
+pub mod search;
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+pub use marathon_core::Clock;
+/// The seed a player gets from an observation's lines.
+pub use marathon_core::rng::seed_from_lines as observation_seed;
+use marathon_core::{Endpoint, SolveConfig};
+
+use crate::generator::ReversiCase;
+use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
+use crate::rules::{Board, Cell, State};
+use crate::strategy::Weights;
+
+/// The built-in players; the first is the default.
+pub const PLAYERS: &[&str] = &["ai", "greedy", ORACLE];
+
+/// The player that knows the opponents' weights.
+pub const ORACLE: &str = "oracle";
+
+/// How well a player's model predicted the opponents' moves it saw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Predictions {
+    pub hits: u32,
+    pub total: u32,
+}
+
+pub trait Player: Send {
+    /// Player 1's move on `board`, which must have one.
+    fn choose(&mut self, board: &Board, clock: &Clock) -> Cell;
+
+    /// The opponents' moves the player predicted, if it predicts them.
+    fn predictions(&self) -> Predictions {
+        Predictions::default()
+    }
+}
+
+/// Builds a player that speaks the protocol. `seed` comes from the first observation.
+pub fn new_player(name: &str, effort: Option<u64>, seed: u64) -> io::Result<Box<dyn Player>> {
+    match name {
+        "ai" => Ok(Box::new(reader::ReaderPlayer::new(effort, seed))),
+        "greedy" => Ok(Box::new(greedy::GreedyPlayer)),
+        ORACLE => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the oracle knows the opponents' hidden weights, so only the judge can run it \
+             (marathon play reversi --player oracle); no program can",
+        )),
+        _ => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "no reversi player {name:?} (players: {})",
+                PLAYERS.join(", ")
+            ),
+        )),
+    }
+}
+
+/// The oracle for `case`: the AI's search with the opponents' true strategies.
+pub fn oracle(case: &ReversiCase, effort: Option<u64>) -> Box<dyn Player> {
+    Box::new(search::KnownPlayer::new(case.opponents.clone(), effort))
+}
+
+/// Starts the oracle of `case` on a thread behind the judge's pipes.
+pub fn spawn_oracle(
+    case: &ReversiCase,
+    limit: Duration,
+    effort: Option<u64>,
+) -> io::Result<Endpoint> {
+    let opponents: Vec<Weights> = case.opponents.clone();
+    Endpoint::spawn_thread(limit, move |input, output| {
+        let mut player = search::KnownPlayer::new(opponents, effort);
+        serve(
+            &mut |_, board, clock| Ok(player.choose(board, clock)),
+            limit,
+            input,
+            output,
+        )
+    })
+}
+
+/// Reads observations and answers moves until the judge closes the input.
+pub fn speak_protocol(
+    config: &SolveConfig,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> io::Result<()> {
+    let mut player: Option<Box<dyn Player>> = None;
+    serve(
+        &mut |seed, board, clock| {
+            if player.is_none() {
+                player = Some(new_player(&config.player, config.effort, seed)?);
+            }
+            Ok(player.as_mut().expect("created above").choose(board, clock))
+        },
+        config.time_limit,
+        input,
+        output,
+    )
+}
+
+/// The protocol loop: `choose(seed, board, clock)` answers each observation (`seed` hashes the
+/// observation's text).
+fn serve(
+    choose: &mut dyn FnMut(u64, &Board, &Clock) -> io::Result<Cell>,
+    limit: Duration,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> io::Result<()> {
+    let mut used = Duration::ZERO;
+    let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
+    loop {
+        lines.clear();
+        while lines.len() < OBSERVATION_LINES {
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                if lines.is_empty() {
+                    return Ok(());
+                }
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "input ended inside an observation",
+                ));
+            }
+            let trimmed = line.trim_end_matches(['\n', '\r']).len();
+            line.truncate(trimmed);
+            lines.push(line);
+        }
+        let started = Instant::now();
+        let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let board = parse_observation(&rows)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        if !board.has_move(1) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "player 1 has no legal move on the board it was sent",
+            ));
+        }
+        let clock = Clock {
+            limit,
+            used,
+            started,
+        };
+        let cell = choose(observation_seed(&lines), &board, &clock)?;
+        writeln!(output, "{}", format_move(cell))?;
+        output.flush()?;
+        used += started.elapsed();
+    }
+}
+
+/// Plays `case` with `player` directly (no pipes, no clock limit enforced): for evaluations
+/// that need the player's own figures, such as how well it predicted the opponents. Returns
+/// the final state.
+pub fn play_local(case: &ReversiCase, player: &mut dyn Player, limit: Duration) -> State {
+    let mut state = case.initial_state();
+    let mut used = Duration::ZERO;
+    while let Some(mover) = state.to_move {
+        let cell = if mover == 1 {
+            let clock = Clock {
+                limit,
+                used,
+                started: Instant::now(),
+            };
+            let cell = player.choose(&state.board, &clock);
+            used += clock.started.elapsed();
+            cell
+        } else {
+            case.opponent_move(&state.board, mover)
+                .expect("the player to move has a legal move")
+        };
+        state
+            .play(cell)
+            .unwrap_or_else(|e| panic!("player {mover} chose an illegal move: {e}"));
+    }
+    state
+}

@@ -1,0 +1,284 @@
+//! Search over player 1's moves when the opponents' replies are predicted by a [`Model`]: with
+//! the replies known the game is a one-player puzzle, so a beam search runs from the current
+//! position to the end of the game (every line ends in a final count) and plays the first move
+//! of the best line found.
+//!
+//! The beam ranks unfinished lines by [`evaluate`]: pieces, corners and edges of player 1.
+//! With a time limit the beam widens (8, 16, 32, ...) while the decision's share of the time
+//! lasts; with a fixed effort its width is the effort, and the clock is never read.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use super::{Clock, Player};
+use crate::rules::{Bits, Board, Cell, Player as Seat, State};
+use crate::strategy::{self, Weights};
+
+/// Predicts the computer players' moves.
+pub trait Model {
+    /// The move of computer `player` (2..=P) on `board`, where it has a legal move.
+    fn reply(&self, board: &Board, player: Seat) -> Cell;
+}
+
+/// The opponents' strategies, players 2..=P in order.
+impl Model for [Weights] {
+    fn reply(&self, board: &Board, player: Seat) -> Cell {
+        strategy::choose(board, player, &self[player as usize - 2])
+            .expect("the player to move has a legal move")
+    }
+}
+
+/// Lets the computer players move until player 1 is to move or the game is over.
+pub fn advance<M: Model + ?Sized>(state: &mut State, model: &M) {
+    while let Some(player) = state.to_move {
+        if player == 1 {
+            return;
+        }
+        let cell = model.reply(&state.board, player);
+        state.play_unchecked(cell);
+    }
+}
+
+/// Bonus of a corner of player 1 over a plain piece in [`evaluate`].
+pub const CORNER_BONUS: f64 = 4.0;
+/// Bonus of an edge cell (not a corner).
+pub const EDGE_BONUS: f64 = 1.0;
+/// Penalty of a piece diagonal to an empty corner (it hands the corner over).
+pub const X_PENALTY: f64 = 2.0;
+
+/// Board regions for [`evaluate`].
+#[derive(Clone, Copy, Debug)]
+pub struct Regions {
+    corners: Bits,
+    edges: Bits,
+    /// (corner, the cell diagonal to it)
+    x_cells: [(Cell, Cell); 4],
+}
+
+impl Regions {
+    pub fn new(size: usize) -> Self {
+        let last = size - 1;
+        let corner = |r, c| Cell::new(r, c);
+        let corners: Bits = [(0, 0), (0, last), (last, 0), (last, last)]
+            .into_iter()
+            .map(|(r, c)| corner(r, c))
+            .collect();
+        let mut edges = Bits::NONE;
+        for i in 0..size {
+            for cell in [
+                Cell::new(0, i),
+                Cell::new(last, i),
+                Cell::new(i, 0),
+                Cell::new(i, last),
+            ] {
+                edges.insert(cell);
+            }
+        }
+        edges -= corners;
+        let x_cells = [
+            (corner(0, 0), Cell::new(1, 1)),
+            (corner(0, last), Cell::new(1, last - 1)),
+            (corner(last, 0), Cell::new(last - 1, 1)),
+            (corner(last, last), Cell::new(last - 1, last - 1)),
+        ];
+        Regions {
+            corners,
+            edges,
+            x_cells,
+        }
+    }
+}
+
+/// How promising an unfinished line is for player 1 (the final count for a finished one).
+pub fn evaluate(state: &State, regions: &Regions) -> f64 {
+    let board = &state.board;
+    let mine = board.pieces(1);
+    if state.is_over() {
+        return mine.count() as f64;
+    }
+    let mut value = mine.count() as f64
+        + CORNER_BONUS * (mine & regions.corners).count() as f64
+        + EDGE_BONUS * (mine & regions.edges).count() as f64;
+    for (corner, x) in regions.x_cells {
+        if board.get(corner).is_none() && mine.contains(x) {
+            value -= X_PENALTY;
+        }
+    }
+    value
+}
+
+/// A hash of the position (all players' pieces) for merging lines that meet.
+fn position_key(board: &Board) -> u64 {
+    let mut hash = 0x9e37_79b9_7f4a_7c15u64;
+    for player in 1..=board.players() as Seat {
+        for word in board.pieces(player).words() {
+            hash = (hash ^ word).wrapping_mul(0xff51_afd7_ed55_8ccd);
+            hash ^= hash >> 29;
+        }
+    }
+    hash
+}
+
+/// The best line a beam search found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    pub first: Cell,
+    /// Player 1's final piece count at the end of the line (or its evaluation at the
+    /// horizon).
+    pub value: f64,
+}
+
+struct Node {
+    state: State,
+    first: Cell,
+    value: f64,
+}
+
+/// Beam search of `width` from `root` (player 1 to move) to the end of the game with the
+/// replies of `model`. `None` if `deadline` passed first.
+pub fn beam_search<M: Model + ?Sized>(
+    root: &State,
+    model: &M,
+    width: usize,
+    deadline: Option<Instant>,
+) -> Option<Plan> {
+    beam_search_to(root, model, width, usize::MAX, deadline)
+}
+
+/// [`beam_search`] that stops after `horizon` of player 1's moves and scores the lines still
+/// open by [`evaluate`] (so a plan's `value` mixes final counts and evaluations).
+pub fn beam_search_to<M: Model + ?Sized>(
+    root: &State,
+    model: &M,
+    width: usize,
+    horizon: usize,
+    deadline: Option<Instant>,
+) -> Option<Plan> {
+    let regions = Regions::new(root.board.size());
+    let mut best: Option<(f64, Cell)> = None;
+    let mut beam = vec![Node {
+        state: root.clone(),
+        first: Cell::from_index(0),
+        value: 0.0,
+    }];
+    let mut depth = 0;
+    let mut seen = HashSet::new();
+    while !beam.is_empty() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        let mut children = Vec::with_capacity(beam.len() * 8);
+        seen.clear();
+        for node in &beam {
+            for cell in node.state.board.legal_moves(1) {
+                let mut state = node.state.clone();
+                state.play_unchecked(cell);
+                advance(&mut state, model);
+                let first = if depth == 0 { cell } else { node.first };
+                if state.is_over() {
+                    let count = state.board.count(1) as f64;
+                    if best.is_none_or(|(most, _)| count > most) {
+                        best = Some((count, first));
+                    }
+                    continue;
+                }
+                if state.to_move != Some(1) {
+                    unreachable!("advance stops at player 1 or the end");
+                }
+                if !seen.insert(position_key(&state.board)) {
+                    continue;
+                }
+                let value = evaluate(&state, &regions);
+                children.push(Node {
+                    state,
+                    first,
+                    value,
+                });
+            }
+        }
+        if children.len() > width.max(1) {
+            let width = width.max(1);
+            children.select_nth_unstable_by(width - 1, |a, b| b.value.total_cmp(&a.value));
+            children.truncate(width);
+        }
+        beam = children;
+        depth += 1;
+        if depth >= horizon {
+            for node in beam.drain(..) {
+                if best.is_none_or(|(most, _)| node.value > most) {
+                    best = Some((node.value, node.first));
+                }
+            }
+        }
+    }
+    best.map(|(value, first)| Plan { first, value })
+}
+
+/// The share of the remaining time one decision may spend: more early, where lines are long.
+pub fn decision_budget(board: &Board, clock: &Clock) -> Duration {
+    // Kept back for the end of the case: reading, writing and a loaded machine.
+    let reserve = Duration::from_millis(1500).max(clock.limit / 8);
+    let remaining = clock.remaining().saturating_sub(reserve);
+    let own_moves_left = board.empty_cells().count() as f64 / board.players() as f64;
+    remaining.mul_f64((2.0 / (own_moves_left + 2.0)).min(0.5))
+}
+
+/// Beam width per unit of a fixed effort: the width is `effort * EFFORT_WIDTH`.
+pub const EFFORT_WIDTH: usize = 1;
+/// The first width tried under a time limit.
+const FIRST_WIDTH: usize = 8;
+/// The widest beam tried under a time limit (small end games finish every search at once;
+/// widening must stop somewhere).
+pub const MAX_WIDTH: usize = 1 << 16;
+
+/// Searches with `model`: a beam of width `effort` (clock unused), or widening beams within the
+/// decision's share of the clock. Returns the plan of the widest finished search.
+pub fn search<M: Model + ?Sized>(
+    state: &State,
+    model: &M,
+    effort: Option<u64>,
+    clock: &Clock,
+    share: f64,
+) -> Plan {
+    if let Some(effort) = effort {
+        let width = (effort as usize * EFFORT_WIDTH).max(1);
+        return beam_search(state, model, width, None).expect("no deadline");
+    }
+    let budget = decision_budget(&state.board, clock).mul_f64(share);
+    let start = Instant::now();
+    let deadline = start + budget;
+    let mut plan = beam_search(state, model, 1, None).expect("no deadline");
+    let mut width = FIRST_WIDTH;
+    while width <= MAX_WIDTH {
+        // A search takes about twice the previous one; do not start one that cannot finish.
+        let elapsed = start.elapsed();
+        if elapsed * 3 > budget {
+            break;
+        }
+        match beam_search(state, model, width, Some(deadline)) {
+            Some(found) => plan = found,
+            None => break,
+        }
+        width *= 2;
+    }
+    plan
+}
+
+/// Player 1 when the opponents' strategies are known: the `oracle`.
+pub struct KnownPlayer {
+    opponents: Vec<Weights>,
+    effort: Option<u64>,
+}
+
+impl KnownPlayer {
+    pub fn new(opponents: Vec<Weights>, effort: Option<u64>) -> Self {
+        KnownPlayer { opponents, effort }
+    }
+}
+
+impl Player for KnownPlayer {
+    fn choose(&mut self, board: &Board, clock: &Clock) -> Cell {
+        let state = State::from_board(board.clone(), 1);
+        search(&state, self.opponents.as_slice(), self.effort, clock, 1.0).first
+    }
+}

@@ -1,0 +1,164 @@
+//! Drives player 1 through a MultiplayerReversi case: the judge plays the computer opponents
+//! in-process with their evolved strategies, sends the board to player 1 on each of its turns
+//! (skipping it when it has no move) and applies its reply. An illegal or malformed move, a
+//! crash or a timeout ends the game and scores 0 (RULES.md); the verdict says why.
+//!
+//! The `oracle` player knows the opponents' true weights: the judge builds it itself on a
+//! thread with the case's strategies (behind the same pipes as every player), since no program
+//! started from the command line could know them.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use marathon_core::{
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, Verdict,
+    start_player,
+};
+
+use crate::ai;
+use crate::generator::{self, ReversiCase};
+use crate::protocol::{format_observation, parse_move};
+use crate::rules::{IllegalMove, State};
+
+/// The contest's limit: 30 s of the solution's time per case.
+pub const TIME_LIMIT: Duration = Duration::from_secs(30);
+
+pub struct Reversi;
+
+/// The game as the CLI and the runner see it.
+pub static REVERSI: Reversi = Reversi;
+
+impl Game for Reversi {
+    fn name(&self) -> &'static str {
+        "reversi"
+    }
+
+    fn players(&self) -> &'static [&'static str] {
+        ai::PLAYERS
+    }
+
+    fn default_time_limit(&self) -> Duration {
+        TIME_LIMIT
+    }
+
+    /// The first observation: the start board (it needs only the size, not the opponents).
+    fn generate(&self, case: &CaseId) -> String {
+        format_observation(&State::new(generator::size_of(case.seed)).board)
+    }
+
+    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        let reversi = generator::generate(case.seed);
+        let started = match &config.player {
+            PlayerSpec::Builtin(name) if name == ai::ORACLE => {
+                ai::spawn_oracle(&reversi, config.time_limit, config.effort)
+            }
+            _ => start_player(self.name(), case, config, ai::speak_protocol),
+        };
+        let (state, verdict, time, moves) = match started {
+            Ok(mut endpoint) => {
+                let (state, verdict, moves) = run_game(&reversi, &mut endpoint);
+                let time = endpoint.time_used();
+                endpoint.close();
+                (state, verdict, time, moves)
+            }
+            Err(e) => (
+                reversi.initial_state(),
+                Verdict::Crash {
+                    detail: format!("cannot start the player: {e}"),
+                },
+                Duration::ZERO,
+                0,
+            ),
+        };
+        outcome(self.name(), case, &reversi, &state, verdict, time, moves)
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+}
+
+/// The outcome of a finished (or failed) game: score 0 unless the verdict is ok (RULES.md).
+pub fn outcome(
+    game: &'static str,
+    case: &CaseId,
+    reversi: &ReversiCase,
+    state: &State,
+    verdict: Verdict,
+    time: Duration,
+    moves: u64,
+) -> CaseOutcome {
+    let owned = state.board.count(1);
+    let score = if verdict.is_ok() { state.score() } else { 0.0 };
+    CaseOutcome {
+        game,
+        case: case.clone(),
+        params: vec![
+            ("N", reversi.size.to_string()),
+            ("P", reversi.players.to_string()),
+        ],
+        score,
+        moves,
+        time,
+        verdict,
+        metrics: vec![Metric {
+            name: "owned",
+            value: owned as f64,
+        }],
+    }
+}
+
+/// Plays the case to its end or to player 1's first failure; returns the final state, the
+/// verdict and player 1's moves.
+pub fn run_game(case: &ReversiCase, endpoint: &mut Endpoint) -> (State, Verdict, u64) {
+    let mut state = case.initial_state();
+    let mut moves = 0;
+    let verdict = loop {
+        match state.to_move {
+            None => break Verdict::Ok,
+            Some(1) => match exchange(&mut state, endpoint) {
+                Ok(()) => moves += 1,
+                Err(verdict) => break verdict,
+            },
+            Some(player) => {
+                let cell = case
+                    .opponent_move(&state.board, player)
+                    .expect("the player to move has a legal move");
+                state.play_unchecked(cell);
+            }
+        }
+    };
+    (state, verdict, moves)
+}
+
+/// One observation and player 1's move.
+fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(), Verdict> {
+    endpoint
+        .send(&format_observation(&state.board))
+        .map_err(Verdict::from)?;
+    let line = endpoint.receive_line().map_err(Verdict::from)?;
+    let invalid = |reason: String| Verdict::Invalid {
+        line: line.clone(),
+        reason,
+    };
+    let mv = parse_move(&line).map_err(|e| invalid(e.to_string()))?;
+    let cell = mv.cell(&state.board).ok_or_else(|| {
+        invalid(
+            IllegalMove::OffBoard {
+                col: mv.col,
+                row: mv.row,
+                size: state.board.size(),
+            }
+            .to_string(),
+        )
+    })?;
+    state
+        .play(cell)
+        .map(|_| ())
+        .map_err(|e| invalid(e.to_string()))
+}

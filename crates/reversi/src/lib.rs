@@ -1,0 +1,16 @@
+//! MultiplayerReversi (TopCoder Marathon Match 31): rules, evolved opponents, judge and AI.
+//!
+//! `rules` knows the game and nothing else; `strategy` is the computer players' move choice;
+//! `generator` deals a case from a seed (the board size and the opponents' strategies, evolved
+//! by the genetic algorithm of RULES.md); `protocol` reads and writes the contest's text;
+//! `judge` drives player 1 through a case and plays the opponents; `ai` holds the built-in
+//! players, among them the AI that infers the opponents' weights from their moves.
+
+pub mod ai;
+pub mod generator;
+pub mod judge;
+pub mod protocol;
+pub mod rules;
+pub mod strategy;
+
+pub use judge::{REVERSI, Reversi};
