@@ -10,6 +10,7 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
+use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
     CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, Verdict,
     start_player,
@@ -18,7 +19,8 @@ use marathon_core::{
 use crate::ai;
 use crate::generator::{self, ReversiCase};
 use crate::protocol::{format_observation, parse_move};
-use crate::rules::{IllegalMove, State};
+use crate::rules::{Bits, Cell, IllegalMove, Player, State};
+use crate::vis;
 
 /// The contest's limit: 30 s of the solution's time per case.
 pub const TIME_LIMIT: Duration = Duration::from_secs(30);
@@ -47,6 +49,37 @@ impl Game for Reversi {
     }
 
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        self.play_recorded(case, config, None)
+    }
+
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
+        let mut steps = Vec::new();
+        let outcome = self.play_recorded(case, config, Some(&mut steps));
+        let start = State::new(generator::size_of(case.seed));
+        Some(vis::recording(outcome, config, &start, &steps))
+    }
+
+    fn viewer(&self) -> Option<Viewer> {
+        Some(vis::VIEWER)
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+}
+
+impl Reversi {
+    fn play_recorded(
+        &self,
+        case: &CaseId,
+        config: &PlayConfig,
+        steps: Option<&mut Vec<Step>>,
+    ) -> CaseOutcome {
         let reversi = generator::generate(case.seed);
         let started = match &config.player {
             PlayerSpec::Builtin(name) if name == ai::ORACLE => {
@@ -56,7 +89,7 @@ impl Game for Reversi {
         };
         let (state, verdict, time, moves) = match started {
             Ok(mut endpoint) => {
-                let (state, verdict, moves) = run_game(&reversi, &mut endpoint);
+                let (state, verdict, moves) = run_game(&reversi, &mut endpoint, steps);
                 let time = endpoint.time_used();
                 endpoint.close();
                 (state, verdict, time, moves)
@@ -71,15 +104,6 @@ impl Game for Reversi {
             ),
         };
         outcome(self.name(), case, &reversi, &state, verdict, time, moves)
-    }
-
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
     }
 }
 
@@ -113,31 +137,53 @@ pub fn outcome(
     }
 }
 
+/// One move as a replay shows it: who played where, and the pieces it flipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub player: Player,
+    pub cell: Cell,
+    pub flipped: Bits,
+}
+
 /// Plays the case to its end or to player 1's first failure; returns the final state, the
-/// verdict and player 1's moves.
-pub fn run_game(case: &ReversiCase, endpoint: &mut Endpoint) -> (State, Verdict, u64) {
+/// verdict and player 1's moves. With `steps`, every move (of every player) is recorded there.
+pub fn run_game(
+    case: &ReversiCase,
+    endpoint: &mut Endpoint,
+    mut steps: Option<&mut Vec<Step>>,
+) -> (State, Verdict, u64) {
     let mut state = case.initial_state();
     let mut moves = 0;
     let verdict = loop {
-        match state.to_move {
+        let (player, cell, flipped) = match state.to_move {
             None => break Verdict::Ok,
             Some(1) => match exchange(&mut state, endpoint) {
-                Ok(()) => moves += 1,
+                Ok((cell, flipped)) => {
+                    moves += 1;
+                    (1, cell, flipped)
+                }
                 Err(verdict) => break verdict,
             },
             Some(player) => {
                 let cell = case
                     .opponent_move(&state.board, player)
                     .expect("the player to move has a legal move");
-                state.play_unchecked(cell);
+                (player, cell, state.play_unchecked(cell))
             }
+        };
+        if let Some(steps) = steps.as_deref_mut() {
+            steps.push(Step {
+                player,
+                cell,
+                flipped,
+            });
         }
     };
     (state, verdict, moves)
 }
 
-/// One observation and player 1's move.
-fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(), Verdict> {
+/// One observation and player 1's move; returns where it played and what it flipped.
+fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(Cell, Bits), Verdict> {
     endpoint
         .send(&format_observation(&state.board))
         .map_err(Verdict::from)?;
@@ -157,8 +203,6 @@ fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(), Verdict> {
             .to_string(),
         )
     })?;
-    state
-        .play(cell)
-        .map(|_| ())
-        .map_err(|e| invalid(e.to_string()))
+    let flipped = state.play(cell).map_err(|e| invalid(e.to_string()))?;
+    Ok((cell, flipped))
 }

@@ -4,7 +4,8 @@
 //! `generator` deals a case from a seed (the board size and the opponents' strategies, evolved
 //! by the genetic algorithm of RULES.md); `protocol` reads and writes the contest's text;
 //! `judge` drives player 1 through a case and plays the opponents; `ai` holds the built-in
-//! players, among them the AI that infers the opponents' weights from their moves.
+//! players, among them the AI that infers the opponents' weights from their moves; `vis` draws
+//! replays.
 
 pub mod ai;
 pub mod generator;
@@ -12,5 +13,6 @@ pub mod judge;
 pub mod protocol;
 pub mod rules;
 pub mod strategy;
+pub mod vis;
 
 pub use judge::{REVERSI, Reversi};

@@ -207,3 +207,53 @@ fn built_in_players_on_the_clock_finish_within_the_limit() {
         assert!(outcome.time < Duration::from_secs(3));
     }
 }
+
+#[test]
+fn a_recording_rebuilds_the_final_board() {
+    let case = CaseId::seed(3);
+    let config = PlayConfig {
+        player: PlayerSpec::Builtin("greedy".into()),
+        time_limit: Duration::from_secs(30),
+        effort: None,
+        quiet: true,
+    };
+    let recording = REVERSI.record(&case, &config).expect("reversi records");
+    assert_eq!(recording.outcome.verdict, Verdict::Ok);
+    let n = recording.start["n"].as_u64().unwrap() as usize;
+    let rows = recording.start["rows"].as_str().unwrap().replace(' ', "");
+    let mut cells: Vec<u64> = rows
+        .chars()
+        .map(|c| c.to_digit(10).map_or(0, u64::from))
+        .collect();
+    assert_eq!(cells.len(), n * n);
+    let start_pieces = cells.iter().filter(|&&c| c != 0).count();
+    for step in &recording.steps {
+        let player = step["p"].as_u64().unwrap();
+        let cell = step["c"].as_u64().unwrap() as usize;
+        assert_eq!(cells[cell], 0, "a move goes to an empty cell");
+        cells[cell] = player;
+        let flipped = step["f"].as_array().unwrap();
+        assert!(!flipped.is_empty(), "every move flips something");
+        for f in flipped {
+            let f = f.as_u64().unwrap() as usize;
+            assert!(
+                cells[f] != 0 && cells[f] != player,
+                "flips an opponent's piece"
+            );
+            cells[f] = player;
+        }
+    }
+    let owned = cells.iter().filter(|&&c| c == 1).count() as f64;
+    let metric = recording
+        .outcome
+        .metrics
+        .iter()
+        .find(|m| m.name == "owned")
+        .unwrap();
+    assert_eq!(owned, metric.value);
+    let last_score = recording.steps.last().unwrap()["score"].as_f64().unwrap();
+    assert!((last_score - recording.outcome.score).abs() < 1e-3);
+    // One step per move, each filling one empty cell.
+    let pieces = cells.iter().filter(|&&c| c != 0).count();
+    assert_eq!(recording.steps.len(), pieces - start_pieces);
+}
