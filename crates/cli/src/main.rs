@@ -16,6 +16,7 @@ use marathon_core::{CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, parse_see
 fn games() -> Vec<&'static dyn Game> {
     vec![
         &marathon_linez::LINEZ,
+        &marathon_tiles::TILES,
         &marathon_reversi::REVERSI,
         &marathon_polyomino::POLYOMINO,
         &marathon_solitaire::SOLITAIRE,
@@ -31,7 +32,7 @@ const TOUR_TIME_DIVISOR: u32 = 10;
     name = "marathon",
     version,
     about = "Engines, judges, built-in AIs and a parallel runner for five contest puzzle games",
-    after_help = "Games: linez, reversi, polyomino, solitaire. Run `marathon play` for a quick tour of every game."
+    after_help = "Games: linez, tiles, reversi, polyomino, solitaire. Run `marathon play` for a quick tour of every game."
 )]
 struct Cli {
     #[command(subcommand)]

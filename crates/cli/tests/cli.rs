@@ -567,6 +567,7 @@ fn last_words_of_a_crashing_program_are_not_lost() {
 /// Every game's AI at a fixed effort, with the cases to check it on (short ones).
 const REPRODUCIBLE: &[(&str, &[&str], &str)] = &[
     ("linez", &["--seeds", "1-3"], "2"),
+    ("tiles", &["--seeds", "1-2"], "1"),
     ("reversi", &["--seeds", "1-2"], "2"),
     ("polyomino", &["--seeds", "1-3"], "8"),
     ("solitaire", &["--group", "5", "--seeds", "1-2"], "2"),
@@ -807,7 +808,7 @@ fn tour_prints_a_summary_naming_every_game() {
         .find(|l| l.trim_start().starts_with("game"))
         .unwrap_or_else(|| panic!("no summary header:\n{}", run.stdout));
     assert!(header.contains("failures"), "{header}");
-    for game in ["linez", "reversi", "polyomino", "solitaire"] {
+    for game in ["linez", "tiles", "reversi", "polyomino", "solitaire"] {
         let row: Vec<&str> = run
             .stdout
             .lines()

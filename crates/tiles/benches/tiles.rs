@@ -1,0 +1,86 @@
+//! The hot operations of the TilesMatching AI: legality tests and placements on mid-game
+//! boards, the full evaluation, the incremental one, and one whole `ai` decision. Short
+//! measurements: the bench runs on a small shared machine.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use marathon_tiles::ai::eval::{Evaluator, Weights};
+use marathon_tiles::ai::search::{SearchPlayer, tuned_weights};
+use marathon_tiles::ai::{Clock, Player};
+use marathon_tiles::generator::TilesCase;
+use marathon_tiles::rules::{REGULAR_BASE, State, Tile};
+
+/// The position of seed `seed` after `turns` moves of the one-ply `ai`, and the next tile.
+fn mid_game(seed: u64, turns: u32) -> (State, Tile) {
+    let mut case = TilesCase::new(seed);
+    let mut state = State::new(case.params);
+    let mut player = SearchPlayer::new(case.params, tuned_weights(case.params), Some(1));
+    let clock = Clock {
+        limit: Duration::from_secs(20),
+        used: Duration::ZERO,
+        started: Instant::now(),
+    };
+    for _ in 0..turns {
+        let tile = case.next_tile(state.board.is_empty());
+        let mv = player.choose(&state, tile, &clock);
+        state.play(tile, mv).expect("legal");
+        assert!(!state.is_over(), "the game ended early");
+    }
+    let tile = case.next_tile(state.board.is_empty());
+    (state, tile)
+}
+
+fn benches(c: &mut Criterion) {
+    // Seed 1: N = 6, S = 11.
+    let (state, tile) = mid_game(1, 200);
+    let params = state.params;
+    let eval = Evaluator::new(params, Weights::default());
+    let board = state.board.clone();
+
+    c.bench_function("legal cells for every kind", |b| {
+        b.iter(|| {
+            let mut count = 0;
+            for kind in 0..params.kinds() as u8 {
+                for index in board.indices() {
+                    count += usize::from(board.can_place(index, REGULAR_BASE + kind));
+                }
+            }
+            black_box(count)
+        })
+    });
+    c.bench_function("full evaluation", |b| {
+        b.iter(|| black_box(eval.value(black_box(&board), 1)))
+    });
+    let analysis = eval.analyse(&board);
+    let cell = analysis
+        .frontier(&board)
+        .find(|&(_, mask)| mask != 0)
+        .expect("a frontier cell");
+    let code = REGULAR_BASE + cell.1.trailing_zeros() as u8;
+    c.bench_function("incremental evaluation of one placement", |b| {
+        b.iter(|| black_box(eval.placed_value(&analysis, &board, black_box(cell.0), code, 1)))
+    });
+    for effort in [1u64, 4] {
+        c.bench_function(&format!("ai decision, effort {effort}"), |b| {
+            let mut player = SearchPlayer::new(params, tuned_weights(params), Some(effort));
+            let clock = Clock {
+                limit: Duration::from_secs(20),
+                used: Duration::ZERO,
+                started: Instant::now(),
+            };
+            b.iter(|| black_box(player.choose(&state, tile, &clock)))
+        });
+    }
+}
+
+criterion_group! {
+    name = tiles;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(20);
+    targets = benches
+}
+criterion_main!(tiles);

@@ -1,0 +1,496 @@
+//! The static evaluation of a board, the heart of every TilesMatching player but `random`.
+//!
+//! What it measures, for the board after a move (all figures from one pass over the empty
+//! cells, each cell's set of accepted tile kinds being the AND of its neighbours' masks):
+//! - **homeless kinds**: regular kinds no frontier cell accepts (such a tile is a forced
+//!   discard), and kinds only one cell accepts;
+//! - **flexibility**: how many kinds the frontier cells accept in total (log-damped per cell);
+//! - **dead cells**: empty frontier cells no regular tile fits (only `W` fills them), worse in
+//!   fuller lines, since they block the line's clear;
+//! - **line progress**: how full each row and column is (a clear scores `S` and frees space);
+//! - **crowding**: tiles on the board;
+//! - the **discard counter** (close to `D` means close to a forced `GIVE UP`).
+
+use crate::rules::{Board, EMPTY, NEIGHBOURS, PADDED, Params, Pos, REGULAR_BASE, STRIDE};
+
+/// Evaluation weights (per unit of each feature); the defaults are tuned with the runner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Per homeless kind, as a fraction of all kinds.
+    pub homeless: f32,
+    /// Per kind only one cell accepts, as a fraction of all kinds.
+    pub single: f32,
+    /// Per unit of flexibility (sum over frontier cells of log2(1 + accepted kinds)).
+    pub flex: f32,
+    /// Per dead cell.
+    pub dead: f32,
+    /// Per dead cell, times the fill fraction of its row plus that of its column.
+    pub dead_line: f32,
+    /// Per line, times (fill / S)^2.
+    pub line: f32,
+    /// Per tile on the board, as a fraction of the cells.
+    pub crowd: f32,
+    /// Per unit of (counter / D)^2.
+    pub counter: f32,
+    /// What the lookahead charges for a next tile that would force `GIVE UP`.
+    pub death: f32,
+    /// What a discard costs besides its counter: the move it spends of the 10,000.
+    pub discard: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            homeless: 60.0,
+            single: 10.0,
+            flex: 0.6,
+            dead: 3.0,
+            dead_line: 3.0,
+            line: 6.0,
+            crowd: 10.0,
+            counter: 20.0,
+            death: 300.0,
+            discard: 0.0,
+        }
+    }
+}
+
+/// Per case tables: the mask of kinds accepted next to each cell byte.
+#[derive(Clone, Debug)]
+pub struct Masks {
+    pub params: Params,
+    /// `accept[code]`: kinds (bit `color * N + shape`) that may sit next to a cell holding
+    /// `code`; all kinds for `EMPTY` and `WILD`.
+    pub accept: Vec<u128>,
+    /// All `N * N` kinds.
+    pub all: u128,
+}
+
+impl Masks {
+    pub fn new(params: Params) -> Self {
+        let n = params.n as usize;
+        let kinds = n * n;
+        let all = if kinds == 128 {
+            u128::MAX
+        } else {
+            (1u128 << kinds) - 1
+        };
+        let mut accept = vec![all; REGULAR_BASE as usize + kinds];
+        for color in 0..n {
+            for shape in 0..n {
+                let mut mask = 0u128;
+                for other in 0..n {
+                    mask |= 1 << (color * n + other);
+                    mask |= 1 << (other * n + shape);
+                }
+                accept[REGULAR_BASE as usize + color * n + shape] = mask;
+            }
+        }
+        Masks {
+            params,
+            accept,
+            all,
+        }
+    }
+
+    /// The kinds the empty cell at `index` accepts given its neighbours, and whether it has any.
+    #[inline]
+    pub fn cell(&self, board: &Board, index: usize) -> (u128, bool) {
+        let cells = board.cells();
+        let mut mask = self.all;
+        let mut any = false;
+        for d in NEIGHBOURS {
+            let code = cells[index.wrapping_add_signed(d)];
+            if code != EMPTY {
+                any = true;
+                mask &= self.accept[code as usize];
+            }
+        }
+        (mask, any)
+    }
+}
+
+/// The figures the evaluation weighs, for tools and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Features {
+    pub homeless: u32,
+    pub single: u32,
+    pub flex: f32,
+    pub dead: u32,
+    pub dead_line: f32,
+    pub line: f32,
+    pub tiles: u32,
+}
+
+/// log2(1 + k) for k accepted kinds, k <= 100.
+fn log_table() -> [f32; 129] {
+    std::array::from_fn(|k| ((1 + k) as f32).log2())
+}
+
+/// Computes [`Features`] and weighs them.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    pub masks: Masks,
+    pub weights: Weights,
+    log: [f32; 129],
+}
+
+impl Evaluator {
+    pub fn new(params: Params, weights: Weights) -> Self {
+        Evaluator {
+            masks: Masks::new(params),
+            weights,
+            log: log_table(),
+        }
+    }
+
+    pub fn features(&self, board: &Board) -> Features {
+        let size = board.size() as usize;
+        let cells = board.cells();
+        let mut cover = 0u128;
+        let mut cover2 = 0u128;
+        let mut flex = 0.0f32;
+        let mut dead = 0u32;
+        let mut dead_line = 0.0f32;
+        let inv = 1.0 / size as f32;
+        for r in 0..size {
+            let base = (r + 1) * STRIDE + 1;
+            for c in 0..size {
+                let index = base + c;
+                if cells[index] != EMPTY {
+                    continue;
+                }
+                let (mask, any) = self.masks.cell(board, index);
+                if !any {
+                    continue;
+                }
+                if mask == 0 {
+                    dead += 1;
+                    dead_line += (board.row_fill(r) as f32 + board.col_fill(c) as f32) * inv;
+                    continue;
+                }
+                cover2 |= cover & mask;
+                cover |= mask;
+                flex += self.log[mask.count_ones() as usize];
+            }
+        }
+        let all = self.masks.all;
+        let mut line = 0.0f32;
+        for i in 0..size {
+            let fr = board.row_fill(i) as f32 * inv;
+            let fc = board.col_fill(i) as f32 * inv;
+            line += fr * fr + fc * fc;
+        }
+        let (homeless, single) = if board.is_empty() {
+            (0, 0)
+        } else {
+            ((all & !cover).count_ones(), (cover & !cover2).count_ones())
+        };
+        Features {
+            homeless,
+            single,
+            flex,
+            dead,
+            dead_line,
+            line,
+            tiles: board.tile_count(),
+        }
+    }
+
+    /// The worth of `board` with the discard counter at `counter` (higher is better).
+    pub fn value(&self, board: &Board, counter: u8) -> f32 {
+        let f = self.features(board);
+        self.weigh(
+            f.homeless as i32,
+            f.single as i32,
+            f.flex,
+            f.dead as i32,
+            f.dead_line,
+            f.line,
+            f.tiles,
+            counter,
+        )
+    }
+}
+
+/// A board taken apart once, so that the worth of many one-tile placements on it can be had
+/// without a full pass each ([`Evaluator::placed_value`]).
+#[derive(Clone)]
+pub struct Analysis {
+    /// Accepted kinds of each empty frontier cell (padded index).
+    mask: [u128; PADDED],
+    frontier: [bool; PADDED],
+    /// Frontier cells accepting each kind.
+    count: [u8; 128],
+    homeless: i32,
+    single: i32,
+    flex: f32,
+    dead: i32,
+    dead_row: [i32; 12],
+    dead_col: [i32; 12],
+    line: f32,
+}
+
+impl Analysis {
+    /// The empty frontier cells with their accepted kinds, row-major.
+    pub fn frontier(&self, board: &Board) -> impl Iterator<Item = (usize, u128)> {
+        board
+            .indices()
+            .filter(|&i| self.frontier[i])
+            .map(|i| (i, self.mask[i]))
+    }
+}
+
+impl Evaluator {
+    pub fn analyse(&self, board: &Board) -> Analysis {
+        let size = board.size() as usize;
+        let mut a = Analysis {
+            mask: [0; PADDED],
+            frontier: [false; PADDED],
+            count: [0; 128],
+            homeless: 0,
+            single: 0,
+            flex: 0.0,
+            dead: 0,
+            dead_row: [0; 12],
+            dead_col: [0; 12],
+            line: 0.0,
+        };
+        let inv = 1.0 / size as f32;
+        for index in board.indices() {
+            if board.at(index) != EMPTY {
+                continue;
+            }
+            let (mask, any) = self.masks.cell(board, index);
+            if !any {
+                continue;
+            }
+            a.frontier[index] = true;
+            a.mask[index] = mask;
+            if mask == 0 {
+                let pos = Pos::from_index(index);
+                a.dead += 1;
+                a.dead_row[pos.row as usize] += 1;
+                a.dead_col[pos.col as usize] += 1;
+            } else {
+                a.flex += self.log[mask.count_ones() as usize];
+                let mut bits = mask;
+                while bits != 0 {
+                    a.count[bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
+            }
+        }
+        for &c in &a.count[..self.masks.params.kinds()] {
+            match c {
+                0 => a.homeless += 1,
+                1 => a.single += 1,
+                _ => {}
+            }
+        }
+        if board.is_empty() {
+            a.homeless = 0;
+        }
+        for i in 0..size {
+            let fr = board.row_fill(i) as f32 * inv;
+            let fc = board.col_fill(i) as f32 * inv;
+            a.line += fr * fr + fc * fc;
+        }
+        a
+    }
+
+    fn dead_line(&self, board: &Board, dead_row: &[i32; 12], dead_col: &[i32; 12], at: Pos) -> f32 {
+        let size = board.size() as usize;
+        let mut sum = 0i32;
+        for i in 0..size {
+            let fr = board.row_fill(i) as i32 + i32::from(i == at.row as usize);
+            let fc = board.col_fill(i) as i32 + i32::from(i == at.col as usize);
+            sum += dead_row[i] * fr + dead_col[i] * fc;
+        }
+        sum as f32 / size as f32
+    }
+
+    /// The weighted sum of the figures.
+    #[allow(clippy::too_many_arguments)]
+    fn weigh(
+        &self,
+        homeless: i32,
+        single: i32,
+        flex: f32,
+        dead: i32,
+        dead_line: f32,
+        line: f32,
+        tiles: u32,
+        counter: u8,
+    ) -> f32 {
+        let w = &self.weights;
+        let p = self.masks.params;
+        let kinds = p.kinds() as f32;
+        let cells = (p.s as f32) * (p.s as f32);
+        let c = counter as f32 / p.d as f32;
+        -w.homeless * homeless as f32 / kinds - w.single * single as f32 / kinds + w.flex * flex
+            - w.dead * dead as f32
+            - w.dead_line * dead_line
+            + w.line * line
+            - w.crowd * tiles as f32 / cells
+            - w.counter * c * c
+    }
+
+    /// [`Evaluator::value`] of `board` after `code` goes on the empty frontier cell `index`,
+    /// where the placement completes no line (the caller checks), from `board`'s analysis.
+    pub fn placed_value(
+        &self,
+        a: &Analysis,
+        board: &Board,
+        index: usize,
+        code: u8,
+        counter: u8,
+    ) -> f32 {
+        let pos = Pos::from_index(index);
+        let size = board.size();
+        let mut count = a.count;
+        let mut homeless = a.homeless;
+        let mut single = a.single;
+        let mut flex = a.flex;
+        let mut dead = a.dead;
+        let mut dead_row = a.dead_row;
+        let mut dead_col = a.dead_col;
+        let mut change = |mask: u128, add: bool, at: Pos, count: &mut [u8; 128]| {
+            if mask == 0 {
+                let d = if add { 1 } else { -1 };
+                dead += d;
+                dead_row[at.row as usize] += d;
+                dead_col[at.col as usize] += d;
+                return;
+            }
+            let l = self.log[mask.count_ones() as usize];
+            let mut bits = mask;
+            if add {
+                flex += l;
+                while bits != 0 {
+                    let k = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    match count[k] {
+                        0 => {
+                            homeless -= 1;
+                            single += 1;
+                        }
+                        1 => single -= 1,
+                        _ => {}
+                    }
+                    count[k] += 1;
+                }
+            } else {
+                flex -= l;
+                while bits != 0 {
+                    let k = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    count[k] -= 1;
+                    match count[k] {
+                        0 => {
+                            homeless += 1;
+                            single -= 1;
+                        }
+                        1 => single += 1,
+                        _ => {}
+                    }
+                }
+            }
+        };
+        if board.is_empty() {
+            // No coverage to update from: the full pass.
+            let mut next = board.clone();
+            next.put(index, code);
+            return self.value(&next, counter);
+        }
+        change(a.mask[index], false, pos, &mut count);
+        let accept = self.masks.accept[code as usize];
+        for d in NEIGHBOURS {
+            let j = index.wrapping_add_signed(d);
+            if board.at(j) != EMPTY {
+                continue;
+            }
+            // Border cells are outside the board.
+            let (row, col) = (j / STRIDE, j % STRIDE);
+            if row == 0 || col == 0 || row > size as usize || col > size as usize {
+                continue;
+            }
+            let at = Pos::from_index(j);
+            if a.frontier[j] {
+                change(a.mask[j], false, at, &mut count);
+                change(a.mask[j] & accept, true, at, &mut count);
+            } else {
+                change(self.masks.all & accept, true, at, &mut count);
+            }
+        }
+        let inv = 1.0 / size as f32;
+        let fr = board.row_fill(pos.row as usize) as f32;
+        let fc = board.col_fill(pos.col as usize) as f32;
+        let line = a.line + ((2.0 * fr + 1.0) + (2.0 * fc + 1.0)) * inv * inv;
+        let dead_line = self.dead_line(board, &dead_row, &dead_col, pos);
+        self.weigh(
+            homeless,
+            single,
+            flex,
+            dead,
+            dead_line,
+            line,
+            board.tile_count() + 1,
+            counter,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::TilesCase;
+    use crate::rules::{Move, State, WILD};
+    use marathon_core::rng::FastRng;
+
+    /// The incremental worth of a placement equals the full pass on the board after it.
+    #[test]
+    fn placed_value_agrees_with_the_full_evaluation() {
+        for seed in 1..=12u64 {
+            let mut case = TilesCase::new(seed);
+            let mut state = State::new(case.params);
+            let eval = Evaluator::new(case.params, Weights::default());
+            let mut rng = FastRng::new(seed);
+            let mut checked = 0;
+            for _ in 0..300 {
+                if state.is_over() {
+                    break;
+                }
+                let tile = case.next_tile(state.board.is_empty());
+                let board = &state.board;
+                let analysis = eval.analyse(board);
+                for (index, mask) in analysis.frontier(board) {
+                    let pos = Pos::from_index(index);
+                    let s = board.size();
+                    if board.row_fill(pos.row as usize) + 1 == s
+                        || board.col_fill(pos.col as usize) + 1 == s
+                    {
+                        continue;
+                    }
+                    let kinds = (0..case.params.kinds() as u8).filter(|&k| mask >> k & 1 == 1);
+                    for code in kinds.map(|k| REGULAR_BASE + k).chain([WILD]) {
+                        let mut next = board.clone();
+                        next.put(index, code);
+                        let full = eval.value(&next, 1);
+                        let fast = eval.placed_value(&analysis, board, index, code, 1);
+                        assert!((full - fast).abs() < 1e-3, "{full} vs {fast}");
+                        checked += 1;
+                    }
+                }
+                let moves = state.legal_moves(tile);
+                let mv = if moves.is_empty() {
+                    Move::GiveUp
+                } else {
+                    moves[rng.below(moves.len() as u32) as usize]
+                };
+                state.play(tile, mv).unwrap();
+            }
+            assert!(checked > 100, "seed {seed}: {checked}");
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Built-in TilesMatching players. Each one speaks the contest protocol through
+//! [`speak_protocol`], the same loop whether it runs in-process under the judge or as
+//! `marathon solve tiles`; the protocol never shows the board, so every player keeps its own
+//! copy of the game under the rules, fed by the tiles it reads and the moves it answers.
+
+pub mod eval;
+pub mod greedy;
+mod random;
+pub mod search;
+
+pub use eval::Weights;
+
+use std::io::{self, BufRead, Write};
+use std::time::Instant;
+
+pub use marathon_core::Clock;
+use marathon_core::SolveConfig;
+use marathon_core::rng::{FastRng, seed_from_lines};
+
+use crate::protocol::{format_move, parse_params, parse_tile};
+use crate::rules::{Move, State, Tile};
+
+/// The built-in players; the first is the default.
+pub const PLAYERS: &[&str] = &["ai", "greedy", "random"];
+
+pub trait Player {
+    /// The reply to `tile` in `state` (a game that is not over); always legal.
+    fn choose(&mut self, state: &State, tile: Tile, clock: &Clock) -> Move;
+}
+
+/// Builds the named player for a case with `state.params`. `seed` comes from what the player
+/// observed, so that its random choices depend on the case alone.
+pub fn new_player(
+    name: &str,
+    state: &State,
+    effort: Option<u64>,
+    seed: u64,
+) -> io::Result<Box<dyn Player>> {
+    let params = state.params;
+    match name {
+        "ai" => Ok(Box::new(search::SearchPlayer::new(
+            params,
+            search::tuned_weights(params),
+            effort,
+        ))),
+        "greedy" => Ok(Box::new(greedy::GreedyPlayer)),
+        "random" => Ok(Box::new(random::RandomPlayer::new(FastRng::new(seed)))),
+        _ => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("no tiles player {name:?} (players: {})", PLAYERS.join(", ")),
+        )),
+    }
+}
+
+fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<bool> {
+    line.clear();
+    if input.read_line(line)? == 0 {
+        return Ok(false);
+    }
+    let trimmed = line.trim_end_matches(['\n', '\r']).len();
+    line.truncate(trimmed);
+    Ok(true)
+}
+
+fn invalid_data(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
+/// Reads `N S D`, then answers tiles until the judge closes the input.
+pub fn speak_protocol(
+    config: &SolveConfig,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> io::Result<()> {
+    let mut line = String::new();
+    if !read_line(input, &mut line)? {
+        return Ok(());
+    }
+    let params = parse_params(&line).map_err(|e| invalid_data(format!("line 1: {e}")))?;
+    let mut state = State::new(params);
+    let mut player = new_player(
+        &config.player,
+        &state,
+        config.effort,
+        seed_from_lines(&[&line]),
+    )?;
+    // Time is counted from the first line on, wall clock: that includes the pipes' latency
+    // and the judge's turns (which the judge does not count), so it errs on the safe side.
+    let game_started = Instant::now();
+    let mut line_number = 1;
+    while read_line(input, &mut line)? {
+        line_number += 1;
+        let started = Instant::now();
+        let tile = parse_tile(&line, params.n)
+            .map_err(|e| invalid_data(format!("line {line_number}: {e}")))?;
+        if state.is_over() {
+            return Err(invalid_data(format!(
+                "line {line_number}: a tile after the game's end"
+            )));
+        }
+        let clock = Clock {
+            limit: config.time_limit,
+            used: started.saturating_duration_since(game_started),
+            started,
+        };
+        let mv = player.choose(&state, tile, &clock);
+        state
+            .play(tile, mv)
+            .map_err(|e| io::Error::other(format!("the player chose an illegal move: {e}")))?;
+        writeln!(output, "{}", format_move(mv))?;
+        output.flush()?;
+    }
+    Ok(())
+}

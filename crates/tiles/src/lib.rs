@@ -1,0 +1,15 @@
+//! TilesMatching (TopCoder Marathon Match 53): place a stream of random tiles on an `S` x `S`
+//! board so that every tile matches its neighbours in colour or shape, clear full rows and
+//! columns, and survive up to 10,000 moves.
+//!
+//! `rules` knows the game and nothing else; `generator` deals a case's parameters and tile
+//! stream from a seed exactly as RULES.md defines them; `protocol` reads and writes the
+//! contest's text; `judge` drives a player through a case; `ai` holds the built-in players.
+
+pub mod ai;
+pub mod generator;
+pub mod judge;
+pub mod protocol;
+pub mod rules;
+
+pub use judge::{TILES, Tiles};

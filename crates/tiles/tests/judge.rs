@@ -1,0 +1,284 @@
+//! The judge against misbehaving external programs (small `sh` scripts) and with the built-in
+//! players, whose recorded replies are replayed under the rules independently of the judge.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use marathon_core::{
+    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict,
+};
+use marathon_tiles::TILES;
+use marathon_tiles::generator::TilesCase;
+use marathon_tiles::judge::run_game;
+use marathon_tiles::protocol::parse_move;
+use marathon_tiles::rules::{MAX_MOVES, State};
+
+fn exec(command: &str, limit: Duration) -> CaseOutcome {
+    let config = PlayConfig {
+        player: PlayerSpec::Exec(command.into()),
+        time_limit: limit,
+        effort: None,
+        quiet: true,
+    };
+    TILES.play(&CaseId::seed(1), &config)
+}
+
+const LIMIT: Duration = Duration::from_secs(5);
+
+// Seed 1 is N=6, S=11, D=3; its first tile is W (the board is empty).
+
+#[test]
+fn params_are_shown_in_the_table() {
+    let outcome = exec("read l; read t; echo 'GIVE UP'", LIMIT);
+    assert_eq!(
+        outcome.params,
+        vec![("N", "6".into()), ("S", "11".into()), ("D", "3".into())]
+    );
+    assert_eq!(outcome.verdict, Verdict::Ok);
+    assert_eq!((outcome.score, outcome.moves), (0.0, 0));
+}
+
+#[test]
+fn give_up_keeps_the_score_so_far() {
+    let outcome = exec(
+        r"read l; read t; printf '5 5\r\n'; read t; echo 'GIVE UP'; read t",
+        LIMIT,
+    );
+    assert_eq!(outcome.verdict, Verdict::Ok);
+    assert_eq!((outcome.score, outcome.moves), (1.0, 1));
+}
+
+#[test]
+fn garbage_scores_zero_with_the_reason() {
+    let outcome = exec(
+        "read l; read t; echo 5 5; read t; echo hello; sleep 5",
+        LIMIT,
+    );
+    match &outcome.verdict {
+        Verdict::Invalid { line, reason } => {
+            assert_eq!(line, "hello");
+            assert!(reason.contains("expected"), "{reason}");
+        }
+        other => panic!("expected an invalid reply, got {other}"),
+    }
+    assert_eq!((outcome.score, outcome.moves), (0.0, 1));
+}
+
+#[test]
+fn an_illegal_placement_scores_zero() {
+    // The second tile (W, R or regular) cannot go on (0, 0), far from the first at (5, 5).
+    let outcome = exec("read l; read t; echo 5 5; read t; echo 0 0; sleep 5", LIMIT);
+    assert!(
+        matches!(outcome.verdict, Verdict::Invalid { .. }),
+        "{}",
+        outcome.verdict
+    );
+    assert_eq!(outcome.score, 0.0);
+    let off_board = exec("read l; read t; echo 11 0", LIMIT);
+    match &off_board.verdict {
+        Verdict::Invalid { reason, .. } => assert!(reason.contains("off the"), "{reason}"),
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn discarding_past_d_scores_zero() {
+    let outcome = exec(
+        "read l; read t; echo 5 5; while read t; do echo DISCARD; done",
+        LIMIT,
+    );
+    match &outcome.verdict {
+        Verdict::Invalid { line, reason } => {
+            assert_eq!(line, "DISCARD");
+            assert!(reason.contains("limit D = 3"), "{reason}");
+        }
+        other => panic!("{other}"),
+    }
+    // One placement, then D = 3 discards allowed.
+    assert_eq!((outcome.score, outcome.moves), (0.0, 4));
+}
+
+#[test]
+fn exiting_early_crashing_and_sleeping_score_zero() {
+    let early = exec("read l; read t; echo 5 5; exit 0", LIMIT);
+    assert!(
+        matches!(early.verdict, Verdict::Protocol { .. }),
+        "{}",
+        early.verdict
+    );
+    let crash = exec("read l; exit 3", LIMIT);
+    assert_eq!(
+        crash.verdict,
+        Verdict::Crash {
+            detail: "exit status 3".into()
+        }
+    );
+    let killed = exec("read l; read t; echo 5 5; kill -9 $$", LIMIT);
+    assert!(
+        matches!(killed.verdict, Verdict::Crash { .. }),
+        "{}",
+        killed.verdict
+    );
+    let started = Instant::now();
+    let slow = exec(
+        "read l; read t; echo 5 5; read t; sleep 30",
+        Duration::from_millis(500),
+    );
+    assert_eq!(slow.verdict, Verdict::Timeout { limit_ms: 500 });
+    assert!(started.elapsed() < Duration::from_secs(5), "the judge hung");
+    for outcome in [early, crash, killed, slow] {
+        assert_eq!(outcome.score, 0.0);
+    }
+}
+
+#[test]
+fn a_game_that_survives_ends_at_the_move_cap() {
+    // Seed 4 has N = 4, which the AI survives.
+    let outcome = TILES.play(
+        &CaseId::seed(4),
+        &PlayConfig {
+            player: PlayerSpec::Builtin("ai".into()),
+            time_limit: Duration::from_secs(20),
+            effort: Some(1),
+            quiet: true,
+        },
+    );
+    assert_eq!(outcome.verdict, Verdict::Ok);
+    assert_eq!(outcome.moves, MAX_MOVES as u64, "seed 4 (N = 4) survives");
+    let full = outcome.metrics.iter().find(|m| m.name == "10k").unwrap();
+    assert_eq!(full.value, 1.0);
+}
+
+/// Passes writes through and keeps a copy.
+struct Recorder<'a> {
+    inner: &'a mut dyn Write,
+    copy: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Write for Recorder<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        self.copy
+            .lock()
+            .unwrap()
+            .extend_from_slice(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Plays `seed` through `run_game` with a built-in player on a thread; returns the judge's
+/// state, verdict and the player's replies.
+fn recorded_game(seed: u64, player: &str, effort: Option<u64>) -> (State, Verdict, Vec<String>) {
+    let limit = Duration::from_secs(20);
+    let copy = Arc::new(Mutex::new(Vec::new()));
+    let solve = SolveConfig {
+        player: player.into(),
+        time_limit: limit,
+        effort,
+    };
+    let player_copy = Arc::clone(&copy);
+    let mut endpoint = Endpoint::spawn_thread(limit, move |input, output| {
+        let mut recorder = Recorder {
+            inner: output,
+            copy: player_copy,
+        };
+        TILES.solve(&solve, input, &mut recorder)
+    })
+    .expect("the player thread starts");
+    let (state, verdict) = run_game(seed, &mut endpoint);
+    endpoint.close();
+    let replies = String::from_utf8(copy.lock().unwrap().clone())
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    (state, verdict, replies)
+}
+
+/// Replays the replies under the rules with the case's tile stream.
+fn replay(seed: u64, replies: &[String]) -> State {
+    let mut case = TilesCase::new(seed);
+    let mut state = State::new(case.params);
+    for (turn, reply) in replies.iter().enumerate() {
+        assert!(!state.is_over(), "seed {seed}: reply {turn} after the end");
+        let tile = case.next_tile(state.board.is_empty());
+        let mv = parse_move(reply).unwrap_or_else(|e| panic!("seed {seed} reply {turn}: {e}"));
+        state
+            .play(tile, mv)
+            .unwrap_or_else(|e| panic!("seed {seed} reply {turn} {reply:?}: {e}"));
+    }
+    state
+}
+
+fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
+    let config = PlayConfig {
+        player: PlayerSpec::Builtin(player.into()),
+        time_limit: Duration::from_secs(20),
+        effort,
+        quiet: true,
+    };
+    let outcome = TILES.play(&CaseId::seed(seed), &config);
+    let context = format!("{player} on seed {seed}");
+    assert_eq!(
+        outcome.verdict,
+        Verdict::Ok,
+        "{context}: {}",
+        outcome.verdict
+    );
+    let (state, verdict, replies) = recorded_game(seed, player, effort);
+    assert_eq!(verdict, Verdict::Ok, "{context}");
+    assert!(state.is_over(), "{context}: ok but not over");
+    assert_eq!(
+        (state.score() as f64, state.moves as u64),
+        (outcome.score, outcome.moves),
+        "{context}: the runner and the recorded run disagree"
+    );
+    // One reply per move, plus GIVE UP if the game ended before the cap.
+    let expected = state.moves as usize + usize::from(state.gave_up);
+    assert_eq!(replies.len(), expected, "{context}");
+    let replayed = replay(seed, &replies);
+    assert_eq!(
+        replayed, state,
+        "{context}: the judge and the rules disagree"
+    );
+    outcome
+}
+
+#[test]
+fn random_and_greedy_only_play_legal_moves() {
+    for seed in [1, 2, 3, 5, 8, 13, 0, u64::MAX] {
+        check_case(seed, "random", None);
+        check_case(seed, "greedy", None);
+    }
+}
+
+#[test]
+fn ai_only_plays_legal_moves_and_replays_identically() {
+    for seed in [2, 3, 7] {
+        let outcome = check_case(seed, "ai", Some(1));
+        assert!(outcome.score > 0.0);
+    }
+}
+
+#[test]
+fn ai_on_the_clock_stays_within_a_short_limit() {
+    // Seed 4 (N = 4) lasts all 10000 moves: 0.5 ms a move on average under a 5 s limit.
+    let limit = Duration::from_secs(5);
+    let outcome = TILES.play(
+        &CaseId::seed(4),
+        &PlayConfig {
+            player: PlayerSpec::Builtin("ai".into()),
+            time_limit: limit,
+            effort: None,
+            quiet: true,
+        },
+    );
+    assert_eq!(outcome.verdict, Verdict::Ok, "{}", outcome.verdict);
+    assert!(outcome.time < limit);
+    assert!(outcome.score > 10_000.0, "{}", outcome.score);
+}
