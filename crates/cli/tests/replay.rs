@@ -16,6 +16,7 @@ const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 /// Every game with replays and a short case to record (long enough for the board to change).
 const GAMES: &[(&str, &[&str])] = &[
     ("linez", &["--seed", "3", "--player", "greedy"]),
+    ("tiles", &["--seed", "3", "--player", "ai", "--effort", "1"]),
     ("reversi", &["--seed", "3", "--player", "greedy"]),
     (
         "polyomino",

@@ -7,14 +7,16 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
+use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, start_player,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, play_with_player,
 };
 
 use crate::ai;
 use crate::generator::TilesCase;
 use crate::protocol::{format_params, format_tile, parse_move};
-use crate::rules::{MAX_MOVES, State};
+use crate::rules::{MAX_MOVES, Move, Outcome, State, Tile};
+use crate::vis;
 
 /// The contest's limit: 20 s of the solution's time per case.
 pub const TIME_LIMIT: Duration = Duration::from_secs(20);
@@ -49,24 +51,18 @@ impl Game for Tiles {
     }
 
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
-        let seed = case.seed;
-        let (state, verdict, time) =
-            match start_player(self.name(), case, config, ai::speak_protocol) {
-                Ok(mut endpoint) => {
-                    let (state, verdict) = run_game(seed, &mut endpoint);
-                    let time = endpoint.time_used();
-                    endpoint.close();
-                    (state, verdict, time)
-                }
-                Err(e) => (
-                    State::new(TilesCase::new(seed).params),
-                    Verdict::Crash {
-                        detail: format!("cannot start the player: {e}"),
-                    },
-                    Duration::ZERO,
-                ),
-            };
-        outcome(case.clone(), &state, verdict, time)
+        self.play_recorded(case, config, None)
+    }
+
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
+        let mut steps = Vec::new();
+        let outcome = self.play_recorded(case, config, Some(&mut steps));
+        let params = TilesCase::new(case.seed).params;
+        Some(vis::recording(outcome, config, params, &steps))
+    }
+
+    fn viewer(&self) -> Option<Viewer> {
+        Some(vis::VIEWER)
     }
 
     fn solve(
@@ -76,6 +72,26 @@ impl Game for Tiles {
         output: &mut dyn Write,
     ) -> io::Result<()> {
         ai::speak_protocol(config, input, output)
+    }
+}
+
+impl Tiles {
+    fn play_recorded(
+        &self,
+        case: &CaseId,
+        config: &PlayConfig,
+        steps: Option<&mut Vec<Step>>,
+    ) -> CaseOutcome {
+        let seed = case.seed;
+        let (state, verdict, time) = play_with_player(
+            self.name(),
+            case,
+            config,
+            ai::speak_protocol,
+            |endpoint| run_game(seed, endpoint, steps),
+            || State::new(TilesCase::new(seed).params),
+        );
+        outcome(case.clone(), &state, verdict, time)
     }
 }
 
@@ -113,9 +129,25 @@ pub fn outcome(case: CaseId, state: &State, verdict: Verdict, time: Duration) ->
     }
 }
 
+/// One move as a replay shows it: the tile, the reply, what it did, and the counters after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub tile: Tile,
+    pub mv: Move,
+    pub outcome: Outcome,
+    /// The discard counter after the move.
+    pub counter: u8,
+    pub score: u32,
+}
+
 /// Plays the case to its end or to the player's first failure; returns the final state (its
-/// score is the rules' score, before the failure rule) and the verdict.
-pub fn run_game(seed: u64, endpoint: &mut Endpoint) -> (State, Verdict) {
+/// score is the rules' score, before the failure rule) and the verdict. With `steps`, every
+/// move is recorded there.
+pub fn run_game(
+    seed: u64,
+    endpoint: &mut Endpoint,
+    mut steps: Option<&mut Vec<Step>>,
+) -> (State, Verdict) {
     let mut case = TilesCase::new(seed);
     let mut state = State::new(case.params);
     if let Err(failure) = endpoint.send(&format!("{}\n", format_params(case.params))) {
@@ -139,10 +171,22 @@ pub fn run_game(seed: u64, endpoint: &mut Endpoint) -> (State, Verdict) {
             .and_then(|mv| {
                 state
                     .play(tile, mv)
+                    .map(|outcome| (mv, outcome))
                     .map_err(|e| invalid(format!("tile {}: {e}", format_tile(tile))))
             });
-        if let Err(verdict) = played {
-            return (state, verdict);
+        match played {
+            Ok((mv, outcome)) => {
+                if let Some(steps) = steps.as_deref_mut() {
+                    steps.push(Step {
+                        tile,
+                        mv,
+                        outcome,
+                        counter: state.counter,
+                        score: state.score(),
+                    });
+                }
+            }
+            Err(verdict) => return (state, verdict),
         }
     }
     (state, Verdict::Ok)

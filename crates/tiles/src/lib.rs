@@ -4,12 +4,13 @@
 //!
 //! `rules` knows the game and nothing else; `generator` deals a case's parameters and tile
 //! stream from a seed exactly as RULES.md defines them; `protocol` reads and writes the
-//! contest's text; `judge` drives a player through a case; `ai` holds the built-in players.
+//! contest's text; `judge` drives a player through a case; `ai` holds the built-in players; `vis` draws replays.
 
 pub mod ai;
 pub mod generator;
 pub mod judge;
 pub mod protocol;
 pub mod rules;
+pub mod vis;
 
 pub use judge::{TILES, Tiles};

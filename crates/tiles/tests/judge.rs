@@ -1,17 +1,16 @@
 //! The judge against misbehaving external programs (small `sh` scripts) and with the built-in
 //! players, whose recorded replies are replayed under the rules independently of the judge.
 
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict,
+    CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
 };
 use marathon_tiles::TILES;
+use marathon_tiles::ai;
 use marathon_tiles::generator::TilesCase;
-use marathon_tiles::judge::run_game;
-use marathon_tiles::protocol::parse_move;
+use marathon_tiles::judge::{Step, run_game};
+use marathon_tiles::protocol::{format_move, parse_move};
 use marathon_tiles::rules::{MAX_MOVES, State};
 
 fn exec(command: &str, limit: Duration) -> CaseOutcome {
@@ -150,54 +149,24 @@ fn a_game_that_survives_ends_at_the_move_cap() {
     assert_eq!(full.value, 1.0);
 }
 
-/// Passes writes through and keeps a copy.
-struct Recorder<'a> {
-    inner: &'a mut dyn Write,
-    copy: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Write for Recorder<'_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let written = self.inner.write(bytes)?;
-        self.copy
-            .lock()
-            .unwrap()
-            .extend_from_slice(&bytes[..written]);
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// Plays `seed` through `run_game` with a built-in player on a thread; returns the judge's
-/// state, verdict and the player's replies.
-fn recorded_game(seed: u64, player: &str, effort: Option<u64>) -> (State, Verdict, Vec<String>) {
-    let limit = Duration::from_secs(20);
-    let copy = Arc::new(Mutex::new(Vec::new()));
+/// state, verdict, the player's replies and the judge's recorded steps.
+fn recorded_game(
+    seed: u64,
+    player: &str,
+    effort: Option<u64>,
+) -> (State, Verdict, Vec<String>, Vec<Step>) {
     let solve = SolveConfig {
         player: player.into(),
-        time_limit: limit,
+        time_limit: Duration::from_secs(20),
         effort,
     };
-    let player_copy = Arc::clone(&copy);
-    let mut endpoint = Endpoint::spawn_thread(limit, move |input, output| {
-        let mut recorder = Recorder {
-            inner: output,
-            copy: player_copy,
-        };
-        TILES.solve(&solve, input, &mut recorder)
-    })
-    .expect("the player thread starts");
-    let (state, verdict) = run_game(seed, &mut endpoint);
+    let (mut endpoint, transcript) =
+        spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
+    let mut steps = Vec::new();
+    let (state, verdict) = run_game(seed, &mut endpoint, Some(&mut steps));
     endpoint.close();
-    let replies = String::from_utf8(copy.lock().unwrap().clone())
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect();
-    (state, verdict, replies)
+    (state, verdict, transcript.lines(), steps)
 }
 
 /// Replays the replies under the rules with the case's tile stream.
@@ -230,7 +199,7 @@ fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
         "{context}: {}",
         outcome.verdict
     );
-    let (state, verdict, replies) = recorded_game(seed, player, effort);
+    let (state, verdict, replies, steps) = recorded_game(seed, player, effort);
     assert_eq!(verdict, Verdict::Ok, "{context}");
     assert!(state.is_over(), "{context}: ok but not over");
     assert_eq!(
@@ -241,6 +210,18 @@ fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
     // One reply per move, plus GIVE UP if the game ended before the cap.
     let expected = state.moves as usize + usize::from(state.gave_up);
     assert_eq!(replies.len(), expected, "{context}");
+    // The replay's steps are the moves, with the score after each.
+    let step_moves: Vec<String> = steps.iter().map(|s| format_move(s.mv)).collect();
+    assert_eq!(step_moves, replies[..steps.len()], "{context}");
+    assert_eq!(
+        steps.len(),
+        state.moves as usize + usize::from(state.gave_up)
+    );
+    assert_eq!(
+        steps.last().map(|s| s.score),
+        Some(state.score()),
+        "{context}"
+    );
     let replayed = replay(seed, &replies);
     assert_eq!(
         replayed, state,
