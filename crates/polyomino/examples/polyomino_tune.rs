@@ -1,7 +1,7 @@
 //! Plays the `ai` in-process on sessions (no judge, no pipes) to compare parameters quickly;
 //! strength claims come from `examples/run.rs` (the judge).
 //!
-//! cargo run --release -p marathon-polyomino --example tune -- SEEDS [effort=N] [alpha=x]
+//! cargo run --release -p marathon-polyomino --example polyomino_tune -- SEEDS [effort=N] [alpha=x]
 //!     [cutoff=x] [waste=x] [pocket=x] [contact=x] [baseline=1]
 
 use std::time::{Duration, Instant};

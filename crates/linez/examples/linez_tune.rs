@@ -1,7 +1,7 @@
 //! Plays Linez games in-process, without the judge's protocol, to compare evaluation weights
 //! quickly. Not the judge: strength claims come from `marathon play`.
 //!
-//! cargo run --release -p marathon-linez --example tune -- PLAYER SEEDS [effort=N]
+//! cargo run --release -p marathon-linez --example linez_tune -- PLAYER SEEDS [effort=N]
 //!     [time=SECONDS] [line=a,b,c,d,e] [points=x] [empty=x]
 
 use std::time::{Duration, Instant};

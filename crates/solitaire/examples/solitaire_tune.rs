@@ -1,7 +1,7 @@
 //! Plays Solitaire chess games in-process, without the judge's pipes, to compare playout
 //! weights quickly. Not the judge: strength claims come from `run` / `marathon play`.
 //!
-//! cargo run --release -p marathon-solitaire --example tune -- PLAYER GROUPS SEEDS [effort=N]
+//! cargo run --release -p marathon-solitaire --example solitaire_tune -- PLAYER GROUPS SEEDS [effort=N]
 //!     [time=SECONDS] [WEIGHT=VALUE ...]
 //!
 //! GROUPS is a list like `3,5,6`; weights are the fields of `ai::Weights`.

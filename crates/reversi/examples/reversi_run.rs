@@ -1,6 +1,6 @@
 //! Plays MultiplayerReversi cases and prints the case table and the summary.
 //!
-//! cargo run --release -p marathon-reversi --example run -- PLAYER SEEDS [effort=N] [time=S]
+//! cargo run --release -p marathon-reversi --example reversi_run -- PLAYER SEEDS [effort=N] [time=S]
 //!     [threads=T] [local]
 //!
 //! Through the judge by default (what `marathon play` does). `local` plays in-process without
