@@ -153,13 +153,18 @@ pub trait Game: Sync {
     fn viewer(&self) -> Option<Viewer> {
         None
     }
+    /// The built-in players' protocol loop: reads the judge's text on `input`, answers on
+    /// `output` (in-process players and `marathon solve` both run it).
+    fn solver(&self) -> SolveFn;
     /// Runs a built-in player speaking the protocol on `input`/`output`.
     fn solve(
         &self,
         config: &SolveConfig,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
-    ) -> io::Result<()>;
+    ) -> io::Result<()> {
+        (self.solver())(config, input, output)
+    }
 }
 
 /// A game's `solve`, as a plain function a player thread can own.

@@ -3,12 +3,11 @@
 //! move, a crash or a timeout ends the game with the points scored so far (the statement's
 //! rule), and the verdict says why.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, SolveConfig, Verdict, play_with_player,
+    CaseId, CaseOutcome, Endpoint, Game, PlayConfig, SolveFn, Verdict, play_with_player,
 };
 
 use crate::ai;
@@ -58,13 +57,8 @@ impl Game for Linez {
         Some(vis::VIEWER)
     }
 
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
+    fn solver(&self) -> SolveFn {
+        ai::speak_protocol
     }
 }
 

@@ -4,12 +4,11 @@
 //! reason in the verdict (RULES.md, Polyomino). Built-in players run on a thread behind the same
 //! pipes and line reader as external programs, so their time is counted the same way.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, play_with_player,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveFn, Verdict, play_with_player,
 };
 
 use crate::ai;
@@ -59,13 +58,8 @@ impl Game for Polyomino {
         Some(vis::VIEWER)
     }
 
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
+    fn solver(&self) -> SolveFn {
+        ai::speak_protocol
     }
 }
 

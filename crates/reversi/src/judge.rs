@@ -7,12 +7,11 @@
 //! thread with the case's strategies (behind the same pipes as every player), since no program
 //! started from the command line could know them.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, Verdict,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveFn, Verdict,
     start_player,
 };
 
@@ -63,13 +62,8 @@ impl Game for Reversi {
         Some(vis::VIEWER)
     }
 
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
+    fn solver(&self) -> SolveFn {
+        ai::speak_protocol
     }
 }
 

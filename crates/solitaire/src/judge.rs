@@ -3,13 +3,12 @@
 //! (an illegal or blank cell, unreadable output, a crash, a timeout, output that ends without
 //! `0 0`) scores 0 for the case (RULES.md), and the verdict says why.
 
-use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, play_with_player,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveFn, Verdict, play_with_player,
 };
 
 use crate::ai;
@@ -94,13 +93,8 @@ impl Game for Solitaire {
         Some(vis::VIEWER)
     }
 
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
+    fn solver(&self) -> SolveFn {
+        ai::speak_protocol
     }
 }
 

@@ -4,12 +4,11 @@
 //! crash or a timeout scores 0 for the case (the statement: "Invalid return of any kind will
 //! result in zero absolute score"), and the verdict says why.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveConfig, Verdict, play_with_player,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, SolveFn, Verdict, play_with_player,
 };
 
 use crate::ai;
@@ -65,13 +64,8 @@ impl Game for Tiles {
         Some(vis::VIEWER)
     }
 
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
+    fn solver(&self) -> SolveFn {
+        ai::speak_protocol
     }
 }
 
