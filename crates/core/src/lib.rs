@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod endpoint;
 pub mod game;
+pub mod observation;
 pub mod replay;
 pub mod report;
 pub mod rng;
@@ -19,5 +20,6 @@ pub use game::{
     CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, Transcript,
     play_with_player, spawn_recorded_player, start_player,
 };
+pub use observation::read_observation;
 pub use seeds::parse_seed_set;
 pub use verdict::Verdict;

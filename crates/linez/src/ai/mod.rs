@@ -14,8 +14,8 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 pub use marathon_core::Clock;
-use marathon_core::SolveConfig;
 use marathon_core::rng::{FastRng, seed_from_lines};
+use marathon_core::{SolveConfig, read_observation};
 
 use crate::protocol::{format_move, parse_observation};
 use crate::rules::{Board, Color, Move};
@@ -70,24 +70,8 @@ pub fn speak_protocol(
     let mut used = Duration::ZERO;
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
-        lines.clear();
-        while lines.len() < OBSERVATION_LINES {
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                if lines.is_empty() {
-                    return Ok(());
-                }
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!(
-                        "input ended inside an observation (after {} lines)",
-                        lines.len()
-                    ),
-                ));
-            }
-            let trimmed = line.trim_end_matches(['\n', '\r']).len();
-            line.truncate(trimmed);
-            lines.push(line);
+        if !read_observation(input, OBSERVATION_LINES, &mut lines)? {
+            return Ok(());
         }
         let started = Instant::now();
         let rows: Vec<&str> = lines.iter().map(String::as_str).collect();

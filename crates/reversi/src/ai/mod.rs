@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 pub use marathon_core::Clock;
 /// The seed a player gets from an observation's lines.
 pub use marathon_core::rng::seed_from_lines as observation_seed;
-use marathon_core::{Endpoint, SolveConfig};
+use marathon_core::{Endpoint, SolveConfig, read_observation};
 
 use crate::generator::ReversiCase;
 use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
@@ -124,21 +124,8 @@ fn serve(
     let mut used = Duration::ZERO;
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
-        lines.clear();
-        while lines.len() < OBSERVATION_LINES {
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                if lines.is_empty() {
-                    return Ok(());
-                }
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "input ended inside an observation",
-                ));
-            }
-            let trimmed = line.trim_end_matches(['\n', '\r']).len();
-            line.truncate(trimmed);
-            lines.push(line);
+        if !read_observation(input, OBSERVATION_LINES, &mut lines)? {
+            return Ok(());
         }
         let started = Instant::now();
         let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
