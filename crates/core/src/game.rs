@@ -89,12 +89,34 @@ pub struct PlayConfig {
     pub quiet: bool,
 }
 
+impl PlayConfig {
+    /// The built-in player `name` (external programs' stderr would be discarded).
+    pub fn builtin(name: &str, time_limit: Duration, effort: Option<u64>) -> Self {
+        PlayConfig {
+            player: PlayerSpec::Builtin(name.to_string()),
+            time_limit,
+            effort,
+            quiet: true,
+        }
+    }
+}
+
 /// How a built-in player runs when it speaks the protocol itself (`marathon solve`).
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
     pub player: String,
     pub time_limit: Duration,
     pub effort: Option<u64>,
+}
+
+impl SolveConfig {
+    pub fn new(player: &str, time_limit: Duration, effort: Option<u64>) -> Self {
+        SolveConfig {
+            player: player.to_string(),
+            time_limit,
+            effort,
+        }
+    }
 }
 
 /// A game-specific figure of a case besides its score (solitaire's Kattis points, polyomino's

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use marathon_core::{
-    CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
+    CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player,
 };
 use marathon_linez::LINEZ;
 use marathon_linez::ai;
@@ -28,12 +28,7 @@ fn seeds(count: u64) -> Vec<u64> {
 }
 
 fn config(player: &str, effort: Option<u64>) -> PlayConfig {
-    PlayConfig {
-        player: PlayerSpec::Builtin(player.into()),
-        time_limit: LIMIT,
-        effort,
-        quiet: true,
-    }
+    PlayConfig::builtin(player, LIMIT, effort)
 }
 
 /// Plays the case through `run_game` with `player` speaking the protocol on a thread; returns
@@ -43,11 +38,7 @@ fn recorded_game(
     player: &str,
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
-    let solve = SolveConfig {
-        player: player.into(),
-        time_limit: LIMIT,
-        effort,
-    };
+    let solve = SolveConfig::new(player, LIMIT, effort);
     let (mut endpoint, transcript) =
         spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
     let mut steps = Vec::new();

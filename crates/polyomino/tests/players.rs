@@ -4,9 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use marathon_core::{
-    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
-};
+use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
 use marathon_polyomino::POLYOMINO;
 use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play, speak_protocol};
 use marathon_polyomino::generator::PolyominoCase;
@@ -58,20 +56,11 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
         for seed in [1, 2, 7] {
             let outcome = POLYOMINO.play(
                 &CaseId::seed(seed),
-                &PlayConfig {
-                    player: PlayerSpec::Builtin(player.into()),
-                    time_limit: LIMIT,
-                    effort,
-                    quiet: true,
-                },
+                &PlayConfig::builtin(player, LIMIT, effort),
             );
             assert_eq!(outcome.verdict, Verdict::Ok, "{player} seed {seed}");
 
-            let solve = SolveConfig {
-                player: player.into(),
-                time_limit: LIMIT,
-                effort,
-            };
+            let solve = SolveConfig::new(player, LIMIT, effort);
             let (mut endpoint, transcript) = spawn_recorded_player(solve, speak_protocol).unwrap();
             let case = PolyominoCase::new(seed);
             let mut steps = Vec::new();
@@ -142,12 +131,7 @@ fn the_ai_on_the_clock_stops_in_time() {
     // A short limit: the player stops asking well before it and still ends with DONE.
     let outcome = POLYOMINO.play(
         &CaseId::seed(4),
-        &PlayConfig {
-            player: PlayerSpec::Builtin("ai".into()),
-            time_limit: Duration::from_millis(150),
-            effort: None,
-            quiet: true,
-        },
+        &PlayConfig::builtin("ai", Duration::from_millis(150), None),
     );
     assert_eq!(outcome.verdict, Verdict::Ok, "{}", outcome.verdict);
     assert!(outcome.score > 0.0);

@@ -22,12 +22,7 @@ fn exec(script: &str, limit: Duration) -> CaseOutcome {
 }
 
 fn builtin(name: &str, seed: u64, effort: Option<u64>) -> CaseOutcome {
-    let config = PlayConfig {
-        player: PlayerSpec::Builtin(name.into()),
-        time_limit: Duration::from_secs(30),
-        effort,
-        quiet: true,
-    };
+    let config = PlayConfig::builtin(name, Duration::from_secs(30), effort);
     REVERSI.play(&CaseId::seed(seed), &config)
 }
 
@@ -158,11 +153,7 @@ fn the_oracle_beats_greedy() {
 
 #[test]
 fn the_oracle_cannot_run_as_a_program() {
-    let config = SolveConfig {
-        player: "oracle".into(),
-        time_limit: Duration::from_secs(1),
-        effort: None,
-    };
+    let config = SolveConfig::new("oracle", Duration::from_secs(1), None);
     let mut input = "7\n....... ....... ..123.. ..231.. ..312.. ....... .......\n".as_bytes();
     let mut output = Vec::new();
     let err = REVERSI
@@ -175,11 +166,7 @@ fn the_oracle_cannot_run_as_a_program() {
 #[test]
 fn solve_answers_the_start_board_with_a_legal_move() {
     for player in ["ai", "greedy"] {
-        let config = SolveConfig {
-            player: player.into(),
-            time_limit: Duration::from_secs(5),
-            effort: Some(2),
-        };
+        let config = SolveConfig::new(player, Duration::from_secs(5), Some(2));
         let mut input = "7\n....... ....... ..123.. ..231.. ..312.. ....... .......\n".as_bytes();
         let mut output = Vec::new();
         REVERSI.solve(&config, &mut input, &mut output).unwrap();
@@ -196,12 +183,7 @@ fn built_in_players_on_the_clock_finish_within_the_limit() {
     // Without an effort the players budget the clock; end games, whose trees are tiny, once
     // made the widening loop run away.
     for name in ["ai", "oracle"] {
-        let config = PlayConfig {
-            player: PlayerSpec::Builtin(name.into()),
-            time_limit: Duration::from_secs(3),
-            effort: None,
-            quiet: true,
-        };
+        let config = PlayConfig::builtin(name, Duration::from_secs(3), None);
         let outcome = REVERSI.play(&CaseId::seed(2), &config);
         assert_eq!(outcome.verdict, Verdict::Ok, "{name}: {}", outcome.verdict);
         assert!(outcome.time < Duration::from_secs(3));
@@ -211,12 +193,7 @@ fn built_in_players_on_the_clock_finish_within_the_limit() {
 #[test]
 fn a_recording_rebuilds_the_final_board() {
     let case = CaseId::seed(3);
-    let config = PlayConfig {
-        player: PlayerSpec::Builtin("greedy".into()),
-        time_limit: Duration::from_secs(30),
-        effort: None,
-        quiet: true,
-    };
+    let config = PlayConfig::builtin("greedy", Duration::from_secs(30), None);
     let recording = REVERSI.record(&case, &config).expect("reversi records");
     assert_eq!(recording.outcome.verdict, Verdict::Ok);
     let n = recording.start["n"].as_u64().unwrap() as usize;

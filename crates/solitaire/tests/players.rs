@@ -4,9 +4,7 @@
 
 use std::time::Duration;
 
-use marathon_core::{
-    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
-};
+use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
 use marathon_solitaire::SOLITAIRE;
 use marathon_solitaire::ai;
 use marathon_solitaire::judge::{Step, case_deal, run_game};
@@ -16,12 +14,7 @@ use marathon_solitaire::rules::State;
 const LIMIT: Duration = Duration::from_secs(20);
 
 fn config(player: &str, effort: Option<u64>) -> PlayConfig {
-    PlayConfig {
-        player: PlayerSpec::Builtin(player.into()),
-        time_limit: LIMIT,
-        effort,
-        quiet: true,
-    }
+    PlayConfig::builtin(player, LIMIT, effort)
 }
 
 /// Plays the case through `run_game` with the player on a thread; returns the judge's state,
@@ -31,11 +24,7 @@ fn recorded_game(
     player: &str,
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
-    let solve = SolveConfig {
-        player: player.into(),
-        time_limit: LIMIT,
-        effort,
-    };
+    let solve = SolveConfig::new(player, LIMIT, effort);
     let (mut endpoint, transcript) =
         spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
     let deal = case_deal(case);

@@ -136,12 +136,7 @@ fn a_game_that_survives_ends_at_the_move_cap() {
     // Seed 4 has N = 4, which the AI survives.
     let outcome = TILES.play(
         &CaseId::seed(4),
-        &PlayConfig {
-            player: PlayerSpec::Builtin("ai".into()),
-            time_limit: Duration::from_secs(20),
-            effort: Some(1),
-            quiet: true,
-        },
+        &PlayConfig::builtin("ai", Duration::from_secs(20), Some(1)),
     );
     assert_eq!(outcome.verdict, Verdict::Ok);
     assert_eq!(outcome.moves, MAX_MOVES as u64, "seed 4 (N = 4) survives");
@@ -156,11 +151,7 @@ fn recorded_game(
     player: &str,
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
-    let solve = SolveConfig {
-        player: player.into(),
-        time_limit: Duration::from_secs(20),
-        effort,
-    };
+    let solve = SolveConfig::new(player, Duration::from_secs(20), effort);
     let (mut endpoint, transcript) =
         spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
     let mut steps = Vec::new();
@@ -185,12 +176,7 @@ fn replay(seed: u64, replies: &[String]) -> State {
 }
 
 fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
-    let config = PlayConfig {
-        player: PlayerSpec::Builtin(player.into()),
-        time_limit: Duration::from_secs(20),
-        effort,
-        quiet: true,
-    };
+    let config = PlayConfig::builtin(player, Duration::from_secs(20), effort);
     let outcome = TILES.play(&CaseId::seed(seed), &config);
     let context = format!("{player} on seed {seed}");
     assert_eq!(
@@ -250,15 +236,7 @@ fn ai_only_plays_legal_moves_and_replays_identically() {
 fn ai_on_the_clock_stays_within_a_short_limit() {
     // Seed 4 (N = 4) lasts all 10000 moves: 0.5 ms a move on average under a 5 s limit.
     let limit = Duration::from_secs(5);
-    let outcome = TILES.play(
-        &CaseId::seed(4),
-        &PlayConfig {
-            player: PlayerSpec::Builtin("ai".into()),
-            time_limit: limit,
-            effort: None,
-            quiet: true,
-        },
-    );
+    let outcome = TILES.play(&CaseId::seed(4), &PlayConfig::builtin("ai", limit, None));
     assert_eq!(outcome.verdict, Verdict::Ok, "{}", outcome.verdict);
     assert!(outcome.time < limit);
     assert!(outcome.score > 10_000.0, "{}", outcome.score);
