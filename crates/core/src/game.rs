@@ -292,7 +292,17 @@ pub fn play_with_player<T>(
     run: impl FnOnce(&mut Endpoint) -> (T, Verdict),
     not_started: impl FnOnce() -> T,
 ) -> (T, Verdict, Duration) {
-    match start_player(game, case, config, solve) {
+    play_with_endpoint(start_player(game, case, config, solve), run, not_started)
+}
+
+/// [`play_with_player`] for a player the judge started itself (e.g. one that needs the case's
+/// hidden data, which no program could be given).
+pub fn play_with_endpoint<T>(
+    started: io::Result<Endpoint>,
+    run: impl FnOnce(&mut Endpoint) -> (T, Verdict),
+    not_started: impl FnOnce() -> T,
+) -> (T, Verdict, Duration) {
+    match started {
         Ok(mut endpoint) => {
             let (result, verdict) = run(&mut endpoint);
             let time = endpoint.time_used();

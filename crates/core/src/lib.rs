@@ -18,7 +18,7 @@ pub use clock::Clock;
 pub use endpoint::{Endpoint, Failure, StderrMode};
 pub use game::{
     CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, Transcript,
-    play_with_player, spawn_recorded_player, start_player,
+    play_with_endpoint, play_with_player, spawn_recorded_player, start_player,
 };
 pub use observation::read_observation;
 pub use seeds::parse_seed_set;

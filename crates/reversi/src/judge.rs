@@ -12,7 +12,7 @@ use std::time::Duration;
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
     CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveFn, Verdict,
-    start_player,
+    play_with_endpoint, start_player,
 };
 
 use crate::ai;
@@ -81,22 +81,14 @@ impl Reversi {
             }
             _ => start_player(self.name(), case, config, ai::speak_protocol),
         };
-        let (state, verdict, time, moves) = match started {
-            Ok(mut endpoint) => {
-                let (state, verdict, moves) = run_game(&reversi, &mut endpoint, steps);
-                let time = endpoint.time_used();
-                endpoint.close();
-                (state, verdict, time, moves)
-            }
-            Err(e) => (
-                reversi.initial_state(),
-                Verdict::Crash {
-                    detail: format!("cannot start the player: {e}"),
-                },
-                Duration::ZERO,
-                0,
-            ),
-        };
+        let ((state, moves), verdict, time) = play_with_endpoint(
+            started,
+            |endpoint| {
+                let (state, verdict, moves) = run_game(&reversi, endpoint, steps);
+                ((state, moves), verdict)
+            },
+            || (reversi.initial_state(), 0),
+        );
         outcome(self.name(), case, &reversi, &state, verdict, time, moves)
     }
 }
