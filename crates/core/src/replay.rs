@@ -85,7 +85,8 @@ fn script_safe(json: &str) -> String {
         .replace('\u{2029}', "\\u2029")
 }
 
-fn escape_html(text: &str) -> String {
+/// Text for HTML element content and attribute values.
+pub(crate) fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -11,6 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::game::{CaseOutcome, PlayerSpec};
+use crate::replay::escape_html as escape;
 use crate::report::{Summary, format_score};
 
 /// One game's part of a run.
@@ -367,13 +368,6 @@ fn histogram(values: &[f64]) -> String {
         .collect();
     let counts: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
     bar_chart(&labels, &counts, &[false; BINS], &|c| format!("{c}"))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 const PAGE: &str = r#"<!DOCTYPE html>
