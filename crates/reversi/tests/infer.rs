@@ -2,7 +2,8 @@
 //! decisions made with known weights.
 
 use marathon_core::rng::FastRng;
-use marathon_reversi::ai::infer::{Decision, Fit, explain};
+use marathon_reversi::ai::infer::{Decision, explain};
+use marathon_reversi::ai::posterior::{Chain, PRIOR};
 use marathon_reversi::generator;
 use marathon_reversi::rules::{Board, Cell, Player};
 
@@ -40,7 +41,7 @@ fn opponents_moves_are_read_off_successive_boards() {
 }
 
 #[test]
-fn the_fit_learns_to_explain_observed_decisions() {
+fn the_posterior_chain_learns_to_explain_observed_decisions() {
     let case = generator::generate(1);
     let mut state = case.initial_state();
     let mut decisions = Vec::new();
@@ -61,17 +62,17 @@ fn the_fit_learns_to_explain_observed_decisions() {
         state.play(cell).unwrap();
     }
     let mut rng = FastRng::new(7);
-    let mut fit = Fit::new(7, &mut rng);
-    for d in decisions.iter().take(12) {
-        fit.observe(d);
+    let mut chain = Chain::new(case.size, case.players, PRIOR, &mut rng);
+    for d in decisions.iter().take(16) {
+        chain.observe(d);
     }
-    let before = fit.hits();
-    fit.climb(20_000, None, &mut rng);
-    assert!(fit.hits() > before, "{} -> {}", before, fit.hits());
+    let before = chain.hits();
+    chain.run(50_000, &mut rng);
+    assert!(chain.hits() > before, "{} -> {}", before, chain.hits());
     assert!(
-        fit.hits() * 4 >= fit.len() * 3,
+        chain.hits() * 4 >= chain.len() * 3,
         "{} of {}",
-        fit.hits(),
-        fit.len()
+        chain.hits(),
+        chain.len()
     );
 }

@@ -11,6 +11,7 @@
 
 pub mod greedy;
 pub mod infer;
+pub mod posterior;
 pub mod reader;
 pub mod search;
 
