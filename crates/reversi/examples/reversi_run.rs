@@ -97,7 +97,7 @@ fn play_local(case: &CaseId, player: &str, effort: Option<u64>, limit: Duration)
     if predictions.total > 0 {
         result.metrics.push(Metric {
             name: "predicted",
-            value: predictions.hits as f64 / predictions.total as f64,
+            value: predictions.rate(),
         });
     }
     result

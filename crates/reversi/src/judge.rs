@@ -7,15 +7,16 @@
 //! thread with the case's strategies (behind the same pipes as every player), since no program
 //! started from the command line could know them.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use marathon_core::replay::{Recording, Viewer};
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveFn, Verdict,
-    play_with_endpoint, start_player,
+    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn,
+    Verdict, play_with_endpoint, start_player,
 };
 
-use crate::ai;
+use crate::ai::{self, Predictions};
 use crate::generator::{self, ReversiCase};
 use crate::protocol::{format_observation, parse_move};
 use crate::rules::{Bits, Cell, IllegalMove, Player, State};
@@ -75,11 +76,20 @@ impl Reversi {
         steps: Option<&mut Vec<Step>>,
     ) -> CaseOutcome {
         let reversi = generator::generate(case.seed);
+        let predictions = Arc::new(Mutex::new(Predictions::default()));
         let started = match &config.player {
             PlayerSpec::Builtin(name) if name == ai::ORACLE => {
                 ai::spawn_oracle(&reversi, config.time_limit, config.effort)
             }
-            _ => start_player(self.name(), case, config, ai::speak_protocol),
+            PlayerSpec::Builtin(name) => ai::spawn_reporting(
+                SolveConfig {
+                    player: name.clone(),
+                    time_limit: config.time_limit,
+                    effort: config.effort,
+                },
+                Arc::clone(&predictions),
+            ),
+            PlayerSpec::Exec(_) => start_player(self.name(), case, config, ai::speak_protocol),
         };
         let ((state, moves), verdict, time) = play_with_endpoint(
             started,
@@ -89,7 +99,15 @@ impl Reversi {
             },
             || (reversi.initial_state(), 0),
         );
-        outcome(self.name(), case, &reversi, &state, verdict, time, moves)
+        let mut outcome = outcome(self.name(), case, &reversi, &state, verdict, time, moves);
+        let predictions = *predictions.lock().unwrap_or_else(|e| e.into_inner());
+        if predictions.total > 0 {
+            outcome.metrics.push(Metric {
+                name: "predicted",
+                value: predictions.rate(),
+            });
+        }
+        outcome
     }
 }
 

@@ -141,6 +141,22 @@ fn built_in_players_are_deterministic_with_an_effort() {
 }
 
 #[test]
+fn the_ai_reports_how_often_it_predicted_the_opponents() {
+    let metric = |outcome: &CaseOutcome| {
+        outcome
+            .metrics
+            .iter()
+            .find(|m| m.name == "predicted")
+            .map(|m| m.value)
+    };
+    let ai = builtin("ai", 13, Some(4));
+    let rate = metric(&ai).expect("the ai's prediction rate");
+    assert!((0.0..=1.0).contains(&rate), "{rate}");
+    // The greedy player predicts nothing, and a program's model is its own.
+    assert_eq!(metric(&builtin("greedy", 13, None)), None);
+}
+
+#[test]
 fn the_oracle_beats_greedy() {
     let mut oracle = 0.0;
     let mut greedy = 0.0;

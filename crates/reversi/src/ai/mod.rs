@@ -16,6 +16,7 @@ pub mod reader;
 pub mod search;
 
 use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use marathon_core::Clock;
@@ -39,6 +40,17 @@ pub const ORACLE: &str = "oracle";
 pub struct Predictions {
     pub hits: u32,
     pub total: u32,
+}
+
+impl Predictions {
+    /// The share of predicted moves that came true (0 when none was predicted).
+    pub fn rate(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.total as f64
+        }
+    }
 }
 
 pub trait Player: Send {
@@ -100,18 +112,45 @@ pub fn speak_protocol(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
+    speak_and_report(config, input, output, &mut |_| {})
+}
+
+/// [`speak_protocol`] that also reports the player's [`Predictions`] after each of its moves.
+fn speak_and_report(
+    config: &SolveConfig,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    report: &mut dyn FnMut(Predictions),
+) -> io::Result<()> {
     let mut player: Option<Box<dyn Player>> = None;
     serve(
         &mut |seed, board, clock| {
-            if player.is_none() {
-                player = Some(new_player(&config.player, config.effort, seed)?);
-            }
-            Ok(player.as_mut().expect("created above").choose(board, clock))
+            let player = match &mut player {
+                Some(player) => player,
+                None => player.insert(new_player(&config.player, config.effort, seed)?),
+            };
+            let cell = player.choose(board, clock);
+            report(player.predictions());
+            Ok(cell)
         },
         config.time_limit,
         input,
         output,
     )
+}
+
+/// Starts built-in player `config.player` on a thread behind the judge's pipes, as
+/// [`marathon_core::start_player`] does, keeping its latest [`Predictions`] in `predictions`
+/// for the judge to report (a program's predictions stay its own).
+pub fn spawn_reporting(
+    config: SolveConfig,
+    predictions: Arc<Mutex<Predictions>>,
+) -> io::Result<Endpoint> {
+    Endpoint::spawn_thread(config.time_limit, move |input, output| {
+        speak_and_report(&config, input, output, &mut |latest| {
+            *predictions.lock().unwrap_or_else(|e| e.into_inner()) = latest;
+        })
+    })
 }
 
 /// The protocol loop: `choose(seed, board, clock)` answers each observation (`seed` hashes the
