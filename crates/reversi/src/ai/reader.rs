@@ -1,11 +1,12 @@
 //! The `ai` player: reads the opponents' moves off successive boards
 //! ([`explain`](super::infer::explain)), samples their weights from the posterior given those
-//! moves ([`posterior`](super::posterior)), and plays the beam search of [`search`] with the
-//! samples' majority predicting every reply.
+//! moves ([`posterior`](super::posterior)), and plays the move that does best on average over
+//! the samples ([`sampled_search`](search::sampled_search): under each sample's replies the game
+//! is a one-player puzzle, searched by a beam to the end).
 //!
-//! With a fixed effort the chains take `effort * STEPS_PER_EFFORT` steps per turn and the beam
-//! is `effort` wide; with a time limit sampling gets [`FIT_SHARE`] of the decision's time and
-//! the beam widens in the rest.
+//! With a fixed effort the chains take `effort * STEPS_PER_EFFORT` steps per turn and the
+//! samples' beams are together `effort` wide; with a time limit sampling gets [`FIT_SHARE`] of
+//! the decision's time and the beams widen in the rest.
 
 use std::time::Instant;
 
@@ -125,7 +126,19 @@ impl Player for ReaderPlayer {
         self.observe(board);
         self.sample(board, clock);
         let state = State::from_board(board.clone(), 1);
-        let plan = search::search(&state, &self.ensemble, self.effort, clock, 1.0 - FIT_SHARE);
+        let members = &self.ensemble.members;
+        // The members' beams together are `effort` wide.
+        let width = self
+            .effort
+            .map(|effort| (effort as usize).div_ceil(members.len().max(1)));
+        let plan = search::widening(
+            board,
+            width,
+            2,
+            clock,
+            1.0 - FIT_SHARE,
+            |width, deadline| search::sampled_search(&state, members, width, deadline),
+        );
         let mut after = board.clone();
         after.play_unchecked(1, plan.first);
         self.last = Some(after);

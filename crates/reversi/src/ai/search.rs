@@ -214,6 +214,49 @@ pub fn beam_search_to<M: Model + ?Sized>(
     best.map(|(value, first)| Plan { first, value })
 }
 
+/// Perfect-information Monte Carlo over `members` (each a full set of opponent strategies,
+/// e.g. posterior samples): every first move is followed, under every member's replies, by a
+/// beam search of `width`, and the move with the best mean value is played. Unlike one search
+/// with the majority's replies, no line relies on a single guess of every reply. `None` if
+/// `deadline` passed first.
+pub fn sampled_search(
+    root: &State,
+    members: &[Vec<Weights>],
+    width: usize,
+    deadline: Option<Instant>,
+) -> Option<Plan> {
+    let moves = root.board.legal_moves(1);
+    let first = moves.first().expect("player 1 has a legal move");
+    if moves.count() == 1 || members.is_empty() {
+        return Some(Plan { first, value: 0.0 });
+    }
+    let regions = Regions::new(root.board.size());
+    let mut totals: Vec<(Cell, f64)> = moves.iter().map(|c| (c, 0.0)).collect();
+    for member in members {
+        let model = member.as_slice();
+        for (cell, total) in &mut totals {
+            let mut state = root.clone();
+            state.play_unchecked(*cell);
+            advance(&mut state, model);
+            *total += if state.is_over() {
+                evaluate(&state, &regions)
+            } else {
+                beam_search(&state, model, width, deadline)?.value
+            };
+        }
+    }
+    let mut best = totals[0];
+    for &(cell, total) in &totals[1..] {
+        if total > best.1 {
+            best = (cell, total);
+        }
+    }
+    Some(Plan {
+        first: best.0,
+        value: best.1 / members.len() as f64,
+    })
+}
+
 /// The share of the remaining time one decision may spend: more early, where lines are long.
 pub fn decision_budget(board: &Board, clock: &Clock) -> Duration {
     // Kept back for the end of the case: reading, writing and a loaded machine.
@@ -240,28 +283,48 @@ pub fn search<M: Model + ?Sized>(
     clock: &Clock,
     share: f64,
 ) -> Plan {
-    if let Some(effort) = effort {
-        let width = (effort as usize * EFFORT_WIDTH).max(1);
-        return beam_search(state, model, width, None).expect("no deadline");
+    let width = effort.map(|effort| effort as usize * EFFORT_WIDTH);
+    widening(
+        &state.board,
+        width,
+        FIRST_WIDTH,
+        clock,
+        share,
+        |width, deadline| beam_search(state, model, width, deadline),
+    )
+}
+
+/// Runs `plan(width, deadline)` once with the fixed `width` (no deadline; the clock is never
+/// read), or, under the time limit, with width 1 and then `first_width`, doubling while the
+/// decision's `share` of the clock lasts. Returns the plan of the widest finished search.
+pub fn widening(
+    board: &Board,
+    width: Option<usize>,
+    first_width: usize,
+    clock: &Clock,
+    share: f64,
+    mut plan: impl FnMut(usize, Option<Instant>) -> Option<Plan>,
+) -> Plan {
+    if let Some(width) = width {
+        return plan(width.max(1), None).expect("no deadline");
     }
-    let budget = decision_budget(&state.board, clock).mul_f64(share);
+    let budget = decision_budget(board, clock).mul_f64(share);
     let start = Instant::now();
     let deadline = start + budget;
-    let mut plan = beam_search(state, model, 1, None).expect("no deadline");
-    let mut width = FIRST_WIDTH;
+    let mut best = plan(1, None).expect("no deadline");
+    let mut width = first_width.max(2);
     while width <= MAX_WIDTH {
         // A search takes about twice the previous one; do not start one that cannot finish.
-        let elapsed = start.elapsed();
-        if elapsed * 3 > budget {
+        if start.elapsed() * 3 > budget {
             break;
         }
-        match beam_search(state, model, width, Some(deadline)) {
-            Some(found) => plan = found,
+        match plan(width, Some(deadline)) {
+            Some(found) => best = found,
             None => break,
         }
         width *= 2;
     }
-    plan
+    best
 }
 
 /// Player 1 when the opponents' strategies are known: the `oracle`.
