@@ -2,11 +2,12 @@
 //! [`speak_protocol`] (or, for the oracle, [`spawn_oracle`]), so the built-in players see
 //! exactly what an external program sees: the boards sent on player 1's turns.
 //!
-//! - `ai` ([`reader::ReaderPlayer`]): infers the opponents' weights from their moves (read off
-//!   successive boards) and searches deep over its own moves with the predicted replies.
+//! - `ai` ([`reader::ReaderPlayer`]): samples the opponents' weights from the posterior given
+//!   their moves (read off successive boards) and plays the move that searches best on average
+//!   over the samples' replies.
 //! - `greedy`: the move that leaves player 1 the most pieces (most flips); ties go to the
 //!   first in row-major order.
-//! - `oracle`: the same search as `ai` with the opponents' true weights; only the judge can
+//! - `oracle`: the beam search of `ai` with the opponents' true weights; only the judge can
 //!   build it.
 
 pub mod greedy;

@@ -138,6 +138,8 @@ impl Player for ReaderPlayer {
             clock,
             1.0 - FIT_SHARE,
             |width, deadline| search::sampled_search(&state, members, width, deadline),
+            // One line against the majority's replies instead of one per sample and first move.
+            || search::beam_search(&state, &self.ensemble, 1, None).expect("no deadline"),
         );
         let mut after = board.clone();
         after.play_unchecked(1, plan.first);

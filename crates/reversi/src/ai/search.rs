@@ -291,12 +291,14 @@ pub fn search<M: Model + ?Sized>(
         clock,
         share,
         |width, deadline| beam_search(state, model, width, deadline),
+        || beam_search(state, model, 1, None).expect("no deadline"),
     )
 }
 
 /// Runs `plan(width, deadline)` once with the fixed `width` (no deadline; the clock is never
 /// read), or, under the time limit, with width 1 and then `first_width`, doubling while the
-/// decision's `share` of the clock lasts. Returns the plan of the widest finished search.
+/// decision's `share` of the clock lasts. Returns the plan of the widest finished search, or
+/// `fallback()` (something cheap) if not even width 1 finished in time.
 pub fn widening(
     board: &Board,
     width: Option<usize>,
@@ -304,6 +306,7 @@ pub fn widening(
     clock: &Clock,
     share: f64,
     mut plan: impl FnMut(usize, Option<Instant>) -> Option<Plan>,
+    fallback: impl FnOnce() -> Plan,
 ) -> Plan {
     if let Some(width) = width {
         return plan(width.max(1), None).expect("no deadline");
@@ -311,7 +314,9 @@ pub fn widening(
     let budget = decision_budget(board, clock).mul_f64(share);
     let start = Instant::now();
     let deadline = start + budget;
-    let mut best = plan(1, None).expect("no deadline");
+    let Some(mut best) = plan(1, Some(deadline)) else {
+        return fallback();
+    };
     let mut width = first_width.max(2);
     while width <= MAX_WIDTH {
         // A search takes about twice the previous one; do not start one that cannot finish.
