@@ -138,33 +138,56 @@ impl Chain {
         log_ratio >= 0.0 || rng.next_f64() < log_ratio.exp()
     }
 
-    /// Moves `u_c` of one cell.
-    fn step_shared(&mut self, rng: &mut FastRng) {
-        let k = self.cells[rng.below(self.cells.len() as u32) as usize];
-        let delta = gaussian(rng) * self.prior.shared_sd * 0.3;
-        let old = self.shared.get(k) - self.mean;
-        let sd2 = self.prior.shared_sd * self.prior.shared_sd;
-        let mut log_ratio = (old * old - (old + delta) * (old + delta)) / (2.0 * sd2);
+    /// A Metropolis step that changes every opponent's weights: `score_if` rescores a sample
+    /// under the move, `apply` makes it. Returns whether the move was accepted (and applied to
+    /// the samples; the caller moves the parameters).
+    fn propose_everywhere(
+        &mut self,
+        log_prior_ratio: f64,
+        score_if: impl Fn(&Sample) -> f64,
+        apply: impl Fn(&mut Sample, f64),
+        rng: &mut FastRng,
+    ) -> bool {
+        let mut log_ratio = log_prior_ratio;
         self.scratch.clear();
         let mut new_totals = [0.0; MAX_PLAYERS];
         for (index, samples) in self.samples.iter().enumerate() {
             let mut total = 0.0;
             for sample in samples {
-                let score = sample.score_if(k, delta);
+                let score = score_if(sample);
                 self.scratch.push(score);
                 total += score;
             }
             new_totals[index] = total;
             log_ratio += self.loglik(total) - self.loglik(self.totals[index]);
         }
-        if self.accept(log_ratio, rng) {
-            let mut scores = self.scratch.iter();
-            for (index, samples) in self.samples.iter_mut().enumerate() {
-                for sample in samples {
-                    sample.apply(k, delta, *scores.next().expect("a score per sample"));
-                }
-                self.totals[index] = new_totals[index];
+        if !self.accept(log_ratio, rng) {
+            return false;
+        }
+        let mut scores = self.scratch.iter();
+        for (index, samples) in self.samples.iter_mut().enumerate() {
+            for sample in samples {
+                apply(sample, *scores.next().expect("a score per sample"));
             }
+            self.totals[index] = new_totals[index];
+        }
+        true
+    }
+
+    /// Moves `u_c` of one cell.
+    fn step_shared(&mut self, rng: &mut FastRng) {
+        let k = self.cells[rng.below(self.cells.len() as u32) as usize];
+        let delta = gaussian(rng) * self.prior.shared_sd * 0.3;
+        let old = self.shared.get(k) - self.mean;
+        let sd2 = self.prior.shared_sd * self.prior.shared_sd;
+        let log_ratio = (old * old - (old + delta) * (old + delta)) / (2.0 * sd2);
+        let moved = self.propose_everywhere(
+            log_ratio,
+            |sample| sample.score_if(k, delta),
+            |sample, score| sample.apply(k, delta, score),
+            rng,
+        );
+        if moved {
             self.shared.set(k, self.shared.get(k) + delta);
         }
     }
@@ -199,28 +222,15 @@ impl Chain {
     fn step_mean(&mut self, rng: &mut FastRng) {
         let delta = gaussian(rng) * self.prior.mean_sd * 0.3;
         let sd2 = self.prior.mean_sd * self.prior.mean_sd;
-        let mut log_ratio =
+        let log_ratio =
             (self.mean * self.mean - (self.mean + delta) * (self.mean + delta)) / (2.0 * sd2);
-        self.scratch.clear();
-        let mut new_totals = [0.0; MAX_PLAYERS];
-        for (index, samples) in self.samples.iter().enumerate() {
-            let mut total = 0.0;
-            for sample in samples {
-                let score = sample.score_if_shift(delta);
-                self.scratch.push(score);
-                total += score;
-            }
-            new_totals[index] = total;
-            log_ratio += self.loglik(total) - self.loglik(self.totals[index]);
-        }
-        if self.accept(log_ratio, rng) {
-            let mut scores = self.scratch.iter();
-            for (index, samples) in self.samples.iter_mut().enumerate() {
-                for sample in samples {
-                    sample.apply_shift(delta, *scores.next().expect("a score per sample"));
-                }
-                self.totals[index] = new_totals[index];
-            }
+        let moved = self.propose_everywhere(
+            log_ratio,
+            |sample| sample.score_if_shift(delta),
+            |sample, score| sample.apply_shift(delta, score),
+            rng,
+        );
+        if moved {
             self.mean += delta;
             for &cell in &self.cells {
                 self.shared.set(cell, self.shared.get(cell) + delta);
