@@ -5,7 +5,7 @@
 //! is a one-player puzzle, searched by a beam to the end).
 //!
 //! With a fixed effort the chains take `effort * STEPS_PER_EFFORT` steps per turn and the
-//! samples' beams are together `effort` wide; with a time limit sampling gets [`FIT_SHARE`] of
+//! samples' beams are together `effort` wide; with a time limit sampling gets [`SAMPLING_SHARE`] of
 //! the decision's time and the beams widen in the rest.
 
 use std::time::Instant;
@@ -27,7 +27,7 @@ pub const STEPS_PER_EFFORT: usize = 500;
 /// Steps between two looks at the clock under a time limit.
 const STEPS_PER_SLICE: usize = 1000;
 /// Share of a decision's time spent sampling (the rest searches).
-pub const FIT_SHARE: f64 = 0.5;
+pub const SAMPLING_SHARE: f64 = 0.5;
 
 pub struct ReaderPlayer {
     effort: Option<u64>,
@@ -99,7 +99,7 @@ impl ReaderPlayer {
                 }
             }
             None => {
-                let budget = decision_budget(board, clock).mul_f64(FIT_SHARE);
+                let budget = decision_budget(board, clock).mul_f64(SAMPLING_SHARE);
                 let started = Instant::now();
                 for round in 0..SAMPLES_PER_CHAIN {
                     let deadline =
@@ -136,7 +136,7 @@ impl Player for ReaderPlayer {
             width,
             2,
             clock,
-            1.0 - FIT_SHARE,
+            1.0 - SAMPLING_SHARE,
             |width, deadline| search::sampled_search(&state, members, width, deadline),
             // One line against the majority's replies instead of one per sample and first move.
             || search::beam_search(&state, &self.ensemble, 1, None).expect("no deadline"),

@@ -230,7 +230,6 @@ pub fn sampled_search(
     if moves.count() == 1 || members.is_empty() {
         return Some(Plan { first, value: 0.0 });
     }
-    let regions = Regions::new(root.board.size());
     let mut totals: Vec<(Cell, f64)> = moves.iter().map(|c| (c, 0.0)).collect();
     for member in members {
         let model = member.as_slice();
@@ -239,7 +238,7 @@ pub fn sampled_search(
             state.play_unchecked(*cell);
             advance(&mut state, model);
             *total += if state.is_over() {
-                evaluate(&state, &regions)
+                state.board.count(1) as f64
             } else {
                 beam_search(&state, model, width, deadline)?.value
             };
