@@ -7,7 +7,8 @@
 use std::time::{Duration, Instant};
 
 use marathon_core::parse_seed_set;
-use marathon_linez::ai::{Clock, Weights, new_player_with};
+use marathon_linez::ai::ntuple::{Network, NetworkGreedy};
+use marathon_linez::ai::{Clock, Player, Weights, new_player_with};
 use marathon_linez::generator::LinezCase;
 use marathon_linez::rules::Turn;
 use rayon::prelude::*;
@@ -22,9 +23,15 @@ fn main() {
         Weights::default()
     };
     let mut effort = None;
+    let mut network: Option<Network> = None;
     let mut time_limit = Duration::from_secs(20);
     for arg in &args[2.min(args.len())..] {
         let (key, value) = arg.split_once('=').expect("key=value");
+        if key == "net" {
+            let bytes = std::fs::read(value).expect("network file");
+            network = Some(Network::from_bytes(&bytes).expect("network"));
+            continue;
+        }
         let numbers: Vec<f32> = value
             .split(',')
             .map(|v| v.parse().expect("number"))
@@ -44,7 +51,7 @@ fn main() {
     let started = Instant::now();
     let results: Vec<(u64, u64, f64)> = seeds
         .par_iter()
-        .map(|&seed| play(&player, weights, effort, time_limit, seed))
+        .map(|&seed| play(&player, weights, network.as_ref(), effort, time_limit, seed))
         .collect();
     let n = results.len() as f64;
     let mean_score = results.iter().map(|r| r.0 as f64).sum::<f64>() / n;
@@ -60,13 +67,17 @@ fn main() {
 fn play(
     name: &str,
     weights: Weights,
+    network: Option<&Network>,
     effort: Option<u64>,
     limit: Duration,
     seed: u64,
 ) -> (u64, u64, f64) {
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
-    let mut player = new_player_with(name, weights, effort, seed).expect("a player");
+    let mut player: Box<dyn Player> = match network {
+        Some(network) => Box::new(NetworkGreedy::new(network.clone())),
+        None => new_player_with(name, weights, effort, seed).expect("a player"),
+    };
     let mut used = Duration::ZERO;
     while !state.is_over() {
         if state.must_pass() {

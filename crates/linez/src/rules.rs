@@ -546,6 +546,13 @@ impl Board {
         }
     }
 
+    /// The colour on every cell in row-major order, 0 for an empty cell: the evaluations read
+    /// whole windows of cells, where a per-cell `Option` costs a branch each.
+    #[inline]
+    pub fn colors(&self) -> &[u8; CELLS] {
+        &self.colors
+    }
+
     /// The colour of the ball on `cell`, if any.
     #[inline]
     pub fn get(&self, cell: Cell) -> Option<Color> {

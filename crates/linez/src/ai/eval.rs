@@ -335,7 +335,7 @@ impl MoveScorer<'_> {
 
 /// Windows holding four balls of one colour whose gap a fifth ball of that colour (from
 /// outside the window) can reach; `regions` are the board's empty regions with their movers.
-fn ready_windows(board: &Board, regions: &[Region]) -> u32 {
+pub(crate) fn ready_windows(board: &Board, regions: &[Region]) -> u32 {
     let occupied = board.occupied().raw();
     let mut ready = 0;
     for &mask in WINDOWS.iter() {
@@ -411,7 +411,7 @@ fn shares_window(a: Cell, b: Cell) -> bool {
 }
 
 #[inline]
-fn windows_of(cell: Cell) -> &'static [u8] {
+pub(crate) fn windows_of(cell: Cell) -> &'static [u8] {
     let list = &WINDOWS_OF_CELL[cell.index()];
     let len = list
         .iter()

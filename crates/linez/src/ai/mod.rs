@@ -4,6 +4,7 @@
 
 pub mod eval;
 pub mod greedy;
+pub mod ntuple;
 mod random;
 mod search;
 mod windows;

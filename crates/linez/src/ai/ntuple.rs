@@ -1,0 +1,725 @@
+//! A learned evaluation: an n-tuple network over the 140 windows of five, trained by
+//! temporal-difference learning on afterstates (the board after the player's move, before the
+//! spawn), the method that made 1-ply players strong at 2048 (Szubert and Jaśkowski, 2014).
+//!
+//! The value of an afterstate estimates the points still to come. It is a sum of table entries:
+//! one per window, indexed by the window's colour pattern, and one per whole-board term (empty
+//! cells, cells cut off from the largest empty region, lines of four ready to clear). A
+//! pattern names each cell empty or coloured, colours by order of first appearance, so that
+//! what is learned about one colour holds for all seven (203 patterns). Windows that a symmetry
+//! of the board maps onto each other share one table and are read in corresponding cell order,
+//! so a corner window learns from all four corners.
+
+use std::sync::OnceLock;
+
+use super::eval::ready_windows;
+use super::windows::{COUNT, LEN, WINDOWS};
+use super::{Clock, Player};
+use crate::rules::{Board, CELLS, COLORS, Cell, Color, LINE_LENGTH, Move, SIZE, line_points};
+
+/// Colour patterns of a window: each cell empty or one of at most five colours, named in order
+/// of first appearance.
+pub const PATTERNS: usize = 203;
+
+/// Canonical codes: five base-6 digits (0 empty, 1..=5 colour names).
+const CANONICAL_CODES: usize = 6 * 6 * 6 * 6 * 6;
+
+/// Raw codes: the five cells' colours (0 empty, 1..=7), three bits each, the window's first
+/// cell lowest. A move changes one cell of a window, which is one masked or or-ed digit.
+const RAW_CODES: usize = 1 << (3 * LEN);
+
+/// Whole-board terms, each a table indexed by a small count.
+const GLOBAL_TERMS: usize = 3;
+/// Ready lines beyond this count share the last entry.
+const MAX_READY: usize = 15;
+const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [CELLS + 1, CELLS + 1, MAX_READY + 1];
+
+/// Table entries one afterstate reads: one per window and one per whole-board term.
+pub const FEATURES: usize = COUNT + GLOBAL_TERMS;
+
+/// The active table entries of one afterstate (indices into the weights).
+pub type Features = [u32; FEATURES];
+
+/// The fixed layout of the network: windows' cell orders and tables, pattern codes.
+struct Geometry {
+    /// Each window's cells, ordered so that windows of one symmetry class read alike.
+    cells: [[u8; LEN]; COUNT],
+    /// Offset of each window's table in the weights.
+    table: [u32; COUNT],
+    /// Offset of each whole-board term's table.
+    global: [u32; GLOBAL_TERMS],
+    /// Length of the weights.
+    len: usize,
+    /// Pattern per raw code.
+    pattern: Vec<u16>,
+    /// For each cell, the windows holding it and the shift of its digit in their raw codes.
+    of_cell: [[(u8, u8); MAX_WINDOWS_OF_CELL]; CELLS],
+    of_cell_len: [u8; CELLS],
+}
+
+/// Windows through one cell: five positions in each of four directions.
+const MAX_WINDOWS_OF_CELL: usize = 20;
+
+fn geometry() -> &'static Geometry {
+    static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
+    GEOMETRY.get_or_init(Geometry::new)
+}
+
+/// The eight symmetries of the square board as maps of (row, col).
+fn symmetry(s: usize, row: usize, col: usize) -> (usize, usize) {
+    let last = SIZE - 1;
+    let (r, c) = if s & 4 != 0 { (col, row) } else { (row, col) };
+    let r = if s & 1 != 0 { last - r } else { r };
+    let c = if s & 2 != 0 { last - c } else { c };
+    (r, c)
+}
+
+impl Geometry {
+    fn new() -> Self {
+        let natural: Vec<[u8; LEN]> = WINDOWS
+            .iter()
+            .map(|&mask| {
+                let mut cells = [0u8; LEN];
+                let mut bits = mask;
+                for cell in cells.iter_mut() {
+                    *cell = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                }
+                cells
+            })
+            .collect();
+        let index_of = |mask: u128| WINDOWS.iter().position(|&m| m == mask);
+        let mut cells = [[0u8; LEN]; COUNT];
+        let mut class_of = [usize::MAX; COUNT];
+        let mut classes = 0;
+        for window in 0..COUNT {
+            // The class representative is the lowest-numbered window of the orbit; this window
+            // is read in the order that the symmetry taking it there gives the representative's
+            // natural order.
+            let mut best: Option<(usize, [u8; LEN])> = None;
+            for s in 0..8 {
+                let mapped: Vec<u8> = natural[window]
+                    .iter()
+                    .map(|&c| {
+                        let (r, c) = symmetry(s, c as usize / SIZE, c as usize % SIZE);
+                        (r * SIZE + c) as u8
+                    })
+                    .collect();
+                let mask = mapped.iter().fold(0u128, |m, &c| m | 1u128 << c);
+                let image = index_of(mask).expect("a symmetry maps windows to windows");
+                if best.is_none_or(|(b, _)| image < b) {
+                    let mut order = [0u8; LEN];
+                    for (slot, &rep_cell) in natural[image].iter().enumerate() {
+                        let i = mapped
+                            .iter()
+                            .position(|&c| c == rep_cell)
+                            .expect("same cells");
+                        order[slot] = natural[window][i];
+                    }
+                    best = Some((image, order));
+                }
+            }
+            let (representative, order) = best.expect("eight symmetries");
+            cells[window] = order;
+            class_of[window] = if representative == window {
+                classes += 1;
+                classes - 1
+            } else {
+                class_of[representative]
+            };
+            debug_assert!(class_of[window] != usize::MAX, "representatives come first");
+        }
+        let mut table = [0u32; COUNT];
+        for (window, offset) in table.iter_mut().enumerate() {
+            *offset = (class_of[window] * PATTERNS) as u32;
+        }
+        let mut global = [0u32; GLOBAL_TERMS];
+        let mut len = classes * PATTERNS;
+        for (term, offset) in global.iter_mut().enumerate() {
+            *offset = len as u32;
+            len += GLOBAL_SIZES[term];
+        }
+        let mut canonical = vec![u16::MAX; CANONICAL_CODES];
+        let mut next = 0u16;
+        for (code, slot) in canonical.iter_mut().enumerate() {
+            if is_canonical(code) {
+                *slot = next;
+                next += 1;
+            }
+        }
+        assert_eq!(next as usize, PATTERNS);
+        let pattern = (0..RAW_CODES)
+            .map(|raw| {
+                canonical[canonical_code(std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7))]
+            })
+            .collect();
+        let mut of_cell = [[(0u8, 0u8); MAX_WINDOWS_OF_CELL]; CELLS];
+        let mut of_cell_len = [0u8; CELLS];
+        for (window, window_cells) in cells.iter().enumerate() {
+            for (slot, &cell) in window_cells.iter().enumerate() {
+                let cell = cell as usize;
+                of_cell[cell][of_cell_len[cell] as usize] = (window as u8, (3 * slot) as u8);
+                of_cell_len[cell] += 1;
+            }
+        }
+        Geometry {
+            cells,
+            table,
+            global,
+            len,
+            pattern,
+            of_cell,
+            of_cell_len,
+        }
+    }
+
+    /// The windows through `cell` with the shift of its digit in each one's raw code.
+    #[inline]
+    fn windows_of(&self, cell: Cell) -> &[(u8, u8)] {
+        &self.of_cell[cell.index()][..self.of_cell_len[cell.index()] as usize]
+    }
+
+    /// The raw code of `window` on a board with these cell colours.
+    #[inline]
+    fn raw_code(&self, window: usize, colors: &[u8; CELLS]) -> usize {
+        let cells = &self.cells[window];
+        let mut raw = 0;
+        for (slot, &cell) in cells.iter().enumerate() {
+            raw |= (colors[cell as usize] as usize) << (3 * slot);
+        }
+        raw
+    }
+
+    /// The weight index `window` reads when its raw code is `raw`.
+    #[inline]
+    fn feature(&self, window: usize, raw: usize) -> u32 {
+        self.table[window] + u32::from(self.pattern[raw])
+    }
+}
+
+/// The canonical (base-6) code of five colours: colours renamed 1, 2, ... by first appearance.
+fn canonical_code(colors: [u8; LEN]) -> usize {
+    let mut name = [0u8; 8];
+    let mut next = 1u8;
+    let mut code = 0usize;
+    for color in colors {
+        let digit = if color == 0 {
+            0
+        } else {
+            let slot = &mut name[color as usize];
+            if *slot == 0 {
+                *slot = next;
+                next += 1;
+            }
+            *slot
+        };
+        code = code * 6 + digit as usize;
+    }
+    code
+}
+
+/// Whether a canonical-code candidate names its colours in order of first appearance.
+fn is_canonical(mut code: usize) -> bool {
+    let mut digits = [0usize; LEN];
+    for digit in digits.iter_mut().rev() {
+        *digit = code % 6;
+        code /= 6;
+    }
+    let mut seen = 0;
+    for digit in digits {
+        if digit > seen + 1 {
+            return false;
+        }
+        seen = seen.max(digit);
+    }
+    true
+}
+
+/// The whole-board terms of a board: empty cells, empty cells outside the largest empty
+/// region, ready lines (four of a colour whose gap a fifth can reach).
+fn global_counts(board: &Board) -> [usize; GLOBAL_TERMS] {
+    let moves = board.legal_moves();
+    let regions = moves.regions();
+    let empty = board.empty_cells().count() as usize;
+    let largest = regions.iter().map(|r| r.cells.count()).max().unwrap_or(0) as usize;
+    let ready = ready_windows(board, regions) as usize;
+    [empty, empty - largest, ready.min(MAX_READY)]
+}
+
+/// The network: one weight per table entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    weights: Vec<f32>,
+}
+
+/// File header of stored weights.
+const MAGIC: &[u8; 8] = b"LINEZNT1";
+
+impl Default for Network {
+    /// All weights zero: the starting point of training.
+    fn default() -> Self {
+        Network {
+            weights: vec![0.0; geometry().len],
+        }
+    }
+}
+
+impl Network {
+    /// The active entries of an afterstate.
+    pub fn features(board: &Board) -> Features {
+        let geometry = geometry();
+        let colors = board.colors();
+        let mut features = [0u32; FEATURES];
+        for (window, feature) in features[..COUNT].iter_mut().enumerate() {
+            *feature = geometry.feature(window, geometry.raw_code(window, colors));
+        }
+        for (term, count) in global_counts(board).into_iter().enumerate() {
+            features[COUNT + term] = geometry.global[term] + count as u32;
+        }
+        features
+    }
+
+    /// The value of the afterstate with these entries.
+    #[inline]
+    pub fn value_of(&self, features: &Features) -> f32 {
+        features.iter().map(|&f| self.weights[f as usize]).sum()
+    }
+
+    /// The value of the afterstate `board`: the points still to come, as learned.
+    pub fn value(&self, board: &Board) -> f32 {
+        self.value_of(&Self::features(board))
+    }
+
+    /// The weights as a file: a magic header, the count, then little-endian `f32`s.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(MAGIC.len() + 4 + 4 * self.weights.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
+        for w in &self.weights {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// Reads weights written by [`Network::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        let body = bytes
+            .strip_prefix(MAGIC)
+            .ok_or("not a Linez network (bad header)")?;
+        let (count, body) = body.split_at_checked(4).ok_or("truncated header")?;
+        let count = u32::from_le_bytes(count.try_into().expect("four bytes")) as usize;
+        let expected = geometry().len;
+        if count != expected {
+            return Err(format!("{count} weights, this network has {expected}"));
+        }
+        if body.len() != 4 * count {
+            return Err(format!(
+                "{} bytes of weights, expected {}",
+                body.len(),
+                4 * count
+            ));
+        }
+        let weights = body
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().expect("four bytes")))
+            .collect();
+        Ok(Network { weights })
+    }
+
+    /// The best legal move with its worth and the balls it removes. The worth of a move that
+    /// clears nothing is the value of its afterstate (the spawn comes next); a move that clears
+    /// is worth its points plus [`Network::continuation`] (the player moves again first).
+    pub fn best_move(&self, board: &Board) -> Option<(Move, f32, u32)> {
+        let scorer = Scorer::new(self, board);
+        let mut quiet = TopMoves::<EXACT_RESCORED>::new();
+        let mut clearing = TopMoves::<MAX_CLEARING>::new();
+        scorer.for_each_scored(|mv, value, removed| {
+            if removed > 0 {
+                clearing.offer(mv, value, removed);
+            } else {
+                quiet.offer(mv, value, removed);
+            }
+        });
+        let mut best: Option<(Move, f32, u32)> = None;
+        let mut consider = |mv, value: f32, removed| {
+            if best.is_none_or(|(_, v, _)| value > v) {
+                best = Some((mv, value, removed));
+            }
+        };
+        for &(mv, fast, removed) in quiet.moves() {
+            consider(mv, scorer.exact(mv, fast, removed), removed);
+        }
+        for &(mv, _, removed) in clearing.moves() {
+            let mut after = *board;
+            after.move_ball(mv);
+            consider(
+                mv,
+                line_points(removed) as f32 + self.continuation(&after),
+                removed,
+            );
+        }
+        best
+    }
+
+    /// The worth of a board right after a clear, with the player to move again: the worth of
+    /// the best move, or, when the clear left no ball, the value of the board as an afterstate
+    /// (the spawn comes without a move).
+    pub fn continuation(&self, board: &Board) -> f32 {
+        match self.best_move(board) {
+            Some((_, worth, _)) => worth,
+            None => self.value(board),
+        }
+    }
+}
+
+/// The 1-ply player of a network: the best move by [`Network::best_move`], spawns ignored
+/// (the afterstate values price them in).
+pub struct NetworkGreedy {
+    network: Network,
+}
+
+impl NetworkGreedy {
+    pub fn new(network: Network) -> Self {
+        NetworkGreedy { network }
+    }
+}
+
+impl Player for NetworkGreedy {
+    fn choose(&mut self, board: &Board, _preview: [Color; 3], _clock: &Clock) -> Option<Move> {
+        self.network.best_move(board).map(|(mv, _, _)| mv)
+    }
+}
+
+/// Training by TD with temporal-coherence learning rates (Beal and Smith; Jaśkowski for
+/// 2048): each entry's rate is the share of its past errors that agreed in sign, so entries
+/// still far from their value learn fast and entries that only see noise settle.
+pub struct Trainer {
+    /// Sum of the errors each entry saw.
+    net_error: Vec<f32>,
+    /// Sum of their magnitudes.
+    abs_error: Vec<f32>,
+}
+
+impl Default for Trainer {
+    fn default() -> Self {
+        let len = geometry().len;
+        Trainer {
+            net_error: vec![0.0; len],
+            abs_error: vec![0.0; len],
+        }
+    }
+}
+
+impl Trainer {
+    /// Moves the value of the afterstate with entries `features` towards `target` by `rate`
+    /// of the error (before the entries' own rates).
+    pub fn learn(&mut self, network: &mut Network, features: &Features, target: f32, rate: f32) {
+        let error = target - network.value_of(features);
+        let step = rate * error / FEATURES as f32;
+        for &f in features {
+            let f = f as usize;
+            let coherence = if self.abs_error[f] > 0.0 {
+                self.net_error[f].abs() / self.abs_error[f]
+            } else {
+                1.0
+            };
+            network.weights[f] += step * coherence;
+            self.net_error[f] += error;
+            self.abs_error[f] += error.abs();
+        }
+    }
+}
+
+/// Scores every move from one board quickly: a move changes only the windows through its two
+/// cells, and where the two share no window the change is the sum of taking the ball away and
+/// putting it down, each computed once per cell (and colour). The whole-board terms are taken
+/// as the board's own (they need flood fills); [`Scorer::exact`] corrects them for the few
+/// best moves.
+pub struct Scorer<'a> {
+    network: &'a Network,
+    board: &'a Board,
+    /// Each window's raw code on the board.
+    raw: [u16; COUNT],
+    /// The weight each window reads on the board.
+    window_weight: [f32; COUNT],
+    /// The board's value.
+    base: f32,
+    /// The board's whole-board terms' part of `base`.
+    global: f32,
+}
+
+impl<'a> Scorer<'a> {
+    pub fn new(network: &'a Network, board: &'a Board) -> Self {
+        let geometry = geometry();
+        let colors = board.colors();
+        let mut raw = [0u16; COUNT];
+        let mut window_weight = [0.0; COUNT];
+        for window in 0..COUNT {
+            let code = geometry.raw_code(window, colors);
+            raw[window] = code as u16;
+            window_weight[window] = network.weights[geometry.feature(window, code) as usize];
+        }
+        let global = global_counts(board)
+            .into_iter()
+            .enumerate()
+            .map(|(term, count)| network.weights[geometry.global[term] as usize + count])
+            .sum::<f32>();
+        Scorer {
+            network,
+            board,
+            raw,
+            window_weight,
+            base: window_weight.iter().sum::<f32>() + global,
+            global,
+        }
+    }
+
+    /// The change of `window`'s weight when its raw code becomes `raw`.
+    #[inline]
+    fn change(&self, window: usize, raw: usize) -> f32 {
+        let geometry = geometry();
+        self.network.weights[geometry.feature(window, raw) as usize] - self.window_weight[window]
+    }
+
+    /// Calls `offer(move, worth, balls removed)` for every legal move; the worth of a move that
+    /// clears is its points plus the value of the board after it, the others' assume unchanged
+    /// whole-board terms.
+    pub fn for_each_scored(&self, mut offer: impl FnMut(Move, f32, u32)) {
+        let geometry = geometry();
+        let colors = self.board.colors();
+        for region in self.board.regions() {
+            let mut put = [[0.0f32; CELLS]; COLORS as usize];
+            let mut clears = [0u128; COLORS as usize];
+            let mut colours_done = 0u8;
+            for from in region.movers {
+                let color = colors[from.index()];
+                let slot = color as usize - 1;
+                if colours_done & (1 << slot) == 0 {
+                    colours_done |= 1 << slot;
+                    let same = self.board.color_bits(color).raw();
+                    for to in region.cells {
+                        let mut delta = 0.0;
+                        for &(window, shift) in geometry.windows_of(to) {
+                            let window = window as usize;
+                            if (same & WINDOWS[window]).count_ones() == LINE_LENGTH - 1 {
+                                clears[slot] |= 1u128 << to.index();
+                            }
+                            let raw = self.raw[window] as usize | (color as usize) << shift;
+                            delta += self.change(window, raw);
+                        }
+                        put[slot][to.index()] = delta;
+                    }
+                }
+                let mut take = 0.0;
+                for &(window, shift) in geometry.windows_of(from) {
+                    let window = window as usize;
+                    take += self.change(window, self.raw[window] as usize & !(7 << shift));
+                }
+                for to in region.cells {
+                    let mv = Move { from, to };
+                    if clears[slot] & (1u128 << to.index()) != 0 {
+                        let mut after = *self.board;
+                        let removed = after.move_ball(mv);
+                        if removed > 0 {
+                            let worth = line_points(removed) as f32 + self.network.value(&after);
+                            offer(mv, worth, removed);
+                            continue;
+                        }
+                    }
+                    let mut value = self.base + take + put[slot][to.index()];
+                    if shares_window(from, to) {
+                        value += self.shared_correction(from, to, color);
+                    }
+                    offer(mv, value, 0);
+                }
+            }
+        }
+    }
+
+    /// What the sum of taking the ball off `from` and putting it on `to` gets wrong for the
+    /// windows holding both cells: there the two changes happen to one pattern.
+    fn shared_correction(&self, from: Cell, to: Cell, color: u8) -> f32 {
+        let geometry = geometry();
+        let from_bit = 1u128 << from.index();
+        let mut correction = 0.0;
+        for &(window, to_shift) in geometry.windows_of(to) {
+            let window = window as usize;
+            if WINDOWS[window] & from_bit == 0 {
+                continue;
+            }
+            let from_slot = geometry.cells[window]
+                .iter()
+                .position(|&c| c as usize == from.index())
+                .expect("the window holds both cells");
+            let from_shift = 3 * from_slot;
+            let raw = self.raw[window] as usize;
+            let taken = raw & !(7 << from_shift);
+            let put = raw | (color as usize) << to_shift;
+            let moved = taken | (color as usize) << to_shift;
+            correction +=
+                self.change(window, moved) - self.change(window, taken) - self.change(window, put);
+        }
+        correction
+    }
+
+    /// The full worth of a move from its fast score: clears were exact; other moves get the
+    /// change of the whole-board terms.
+    pub fn exact(&self, mv: Move, fast: f32, removed: u32) -> f32 {
+        if removed > 0 {
+            return fast;
+        }
+        let mut after = *self.board;
+        after.move_ball(mv);
+        let geometry = geometry();
+        let global: f32 = global_counts(&after)
+            .into_iter()
+            .enumerate()
+            .map(|(term, count)| self.network.weights[geometry.global[term] as usize + count])
+            .sum();
+        fast - self.global + global
+    }
+}
+
+/// How many of the best moves by fast score get their exact whole-board terms.
+const EXACT_RESCORED: usize = 8;
+
+/// Clearing moves whose continuation is searched (the best by points and afterstate value):
+/// more than a few clear at once only when several balls can complete the same line.
+const MAX_CLEARING: usize = 2;
+
+/// The best few moves by fast score, best first, without allocating.
+struct TopMoves<const N: usize> {
+    moves: [(Move, f32, u32); N],
+    len: usize,
+}
+
+impl<const N: usize> TopMoves<N> {
+    fn new() -> Self {
+        let none = Move::new(Cell::from_index(0), Cell::from_index(1));
+        Self {
+            moves: [(none, f32::NEG_INFINITY, 0); N],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn offer(&mut self, mv: Move, value: f32, removed: u32) {
+        if self.len == N && value <= self.moves[N - 1].1 {
+            return;
+        }
+        let mut i = self.len.min(N - 1);
+        while i > 0 && self.moves[i - 1].1 < value {
+            self.moves[i] = self.moves[i - 1];
+            i -= 1;
+        }
+        self.moves[i] = (mv, value, removed);
+        self.len = (self.len + 1).min(N);
+    }
+
+    fn moves(&self) -> &[(Move, f32, u32)] {
+        &self.moves[..self.len]
+    }
+}
+
+/// Whether some window of five holds both cells.
+#[inline]
+fn shares_window(a: Cell, b: Cell) -> bool {
+    let dr = a.row().abs_diff(b.row());
+    let dc = a.col().abs_diff(b.col());
+    let near = |d: usize| d < LINE_LENGTH as usize;
+    (dr == 0 && near(dc)) || (dc == 0 && near(dr)) || (dr == dc && near(dr))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::parse_board;
+    use marathon_core::rng::FastRng;
+
+    #[test]
+    fn geometry_has_the_symmetry_classes_of_the_board() {
+        let g = geometry();
+        // Rows and columns: 5 row distances from the edge x 3 start distances; diagonals of
+        // five: start (r, c) in 0..5 under transposition and the half turn.
+        let classes = (g.len - GLOBAL_SIZES.iter().sum::<usize>()) / PATTERNS;
+        assert_eq!(classes, 15 + 9);
+        // A window and its mirror image read their cells in mirrored order.
+        let row0_left = WINDOWS
+            .iter()
+            .position(|&m| m == 0b11111)
+            .expect("top-left row window");
+        let row0_right = WINDOWS
+            .iter()
+            .position(|&m| m == 0b11111 << 4)
+            .expect("top-right row window");
+        assert_eq!(g.table[row0_left], g.table[row0_right]);
+        assert_eq!(g.cells[row0_left], [0, 1, 2, 3, 4]);
+        assert_eq!(g.cells[row0_right], [8, 7, 6, 5, 4]);
+    }
+
+    #[test]
+    fn patterns_name_colours_by_first_appearance() {
+        let g = geometry();
+        let pattern = |colors: [u8; LEN]| {
+            let raw = colors
+                .iter()
+                .enumerate()
+                .fold(0, |raw, (slot, &c)| raw | (c as usize) << (3 * slot));
+            g.pattern[raw]
+        };
+        assert_eq!(pattern([3, 3, 0, 5, 3]), pattern([1, 1, 0, 7, 1]));
+        assert_ne!(pattern([3, 3, 0, 5, 3]), pattern([3, 3, 0, 3, 3]));
+        assert_ne!(pattern([0, 0, 0, 0, 1]), pattern([1, 0, 0, 0, 0]));
+        assert_eq!(pattern([0; LEN]), 0);
+        let distinct: std::collections::HashSet<u16> = g.pattern.iter().copied().collect();
+        assert_eq!(distinct.len(), PATTERNS);
+    }
+
+    fn random_network(seed: u64) -> Network {
+        let mut rng = FastRng::new(seed);
+        let mut network = Network::default();
+        for w in &mut network.weights {
+            *w = rng.next_f64() as f32 * 10.0 - 5.0;
+        }
+        network
+    }
+
+    #[test]
+    fn fast_scores_agree_with_evaluating_every_afterstate() {
+        let board = parse_board(&[
+            "11.1.2..3",
+            "..2..2...",
+            ".3.4..5..",
+            "1...1...7",
+            "..6..6...",
+            ".....1...",
+            "2.2.2....",
+            "...77.7..",
+            "4....4..4",
+        ])
+        .expect("a board");
+        let network = random_network(7);
+        let scorer = Scorer::new(&network, &board);
+        let mut checked = 0;
+        scorer.for_each_scored(|mv, fast, removed| {
+            let exact = scorer.exact(mv, fast, removed);
+            let mut after = board;
+            let want_removed = after.move_ball(mv);
+            let want = line_points(want_removed) as f32 + network.value(&after);
+            assert_eq!(removed, want_removed, "{mv}");
+            assert!((exact - want).abs() < 1e-2, "{mv}: {exact} vs {want}");
+            checked += 1;
+        });
+        assert_eq!(checked, board.legal_move_count());
+        assert!(checked > 500);
+    }
+
+    #[test]
+    fn weights_round_trip_and_bad_files_are_refused() {
+        let network = random_network(3);
+        let bytes = network.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).expect("readable"), network);
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Network::from_bytes(b"not weights").is_err());
+    }
+}
