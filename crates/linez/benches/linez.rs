@@ -7,6 +7,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use marathon_core::rng::FastRng;
 use marathon_linez::ai::eval::{MoveScorer, Weights};
+use marathon_linez::ai::ntuple::Network;
 use marathon_linez::rules::{Board, Cell, Color, State, Turn};
 
 fn random_preview(rng: &mut FastRng) -> [Color; 3] {
@@ -103,7 +104,7 @@ fn playouts(c: &mut Criterion) {
 
 /// The AI's inner loop: the best move by static worth, with the incremental scorer against
 /// evaluating the board after every legal move from scratch (same weights, same answer up to
-/// the scorer's exact re-scoring of its best few).
+/// the scorer's exact re-scoring of its best few), and the best move by the learned network.
 fn greedy_decision(c: &mut Criterion) {
     let weights = Weights::default();
     let mut group = c.benchmark_group("greedy_decision");
@@ -112,6 +113,9 @@ fn greedy_decision(c: &mut Criterion) {
         let board = mid_game(balls, 2024).board;
         group.bench_with_input(BenchmarkId::new("scorer", balls), &board, |b, board| {
             b.iter(|| MoveScorer::new(&weights, black_box(board)).best_move())
+        });
+        group.bench_with_input(BenchmarkId::new("network", balls), &board, |b, board| {
+            b.iter(|| Network::builtin().best_move(black_box(board)))
         });
         group.bench_with_input(BenchmarkId::new("naive", balls), &board, |b, board| {
             b.iter(|| {

@@ -7,7 +7,9 @@
 use std::time::{Duration, Instant};
 
 use marathon_core::parse_seed_set;
+use marathon_core::rng::FastRng;
 use marathon_linez::ai::ntuple::{Network, NetworkGreedy};
+use marathon_linez::ai::search::SearchPlayer;
 use marathon_linez::ai::{Clock, Player, Weights, new_player_with};
 use marathon_linez::generator::LinezCase;
 use marathon_linez::rules::Turn;
@@ -75,6 +77,11 @@ fn play(
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
     let mut player: Box<dyn Player> = match network {
+        Some(network) if name == "ai" => Box::new(SearchPlayer::new(
+            network.clone(),
+            FastRng::new(seed),
+            effort,
+        )),
         Some(network) => Box::new(NetworkGreedy::new(network.clone())),
         None => new_player_with(name, weights, effort, seed).expect("a player"),
     };

@@ -6,7 +6,7 @@ pub mod eval;
 pub mod greedy;
 pub mod ntuple;
 mod random;
-mod search;
+pub mod search;
 mod windows;
 
 pub use eval::Weights;
@@ -22,7 +22,7 @@ use crate::protocol::{format_move, parse_observation};
 use crate::rules::{Board, Color, Move};
 
 /// The built-in players; the first is the default.
-pub const PLAYERS: &[&str] = &["ai", "greedy", "random"];
+pub const PLAYERS: &[&str] = &["ai", "hand", "greedy", "random"];
 
 pub trait Player {
     /// The move for this observation; `None` only when the board has no legal move.
@@ -48,7 +48,12 @@ pub fn new_player_with(
 ) -> io::Result<Box<dyn Player>> {
     let rng = FastRng::new(seed);
     match name {
-        "ai" => Ok(Box::new(search::SearchPlayer::new(weights, rng, effort))),
+        "ai" => Ok(Box::new(search::SearchPlayer::new(
+            ntuple::Network::builtin().clone(),
+            rng,
+            effort,
+        ))),
+        "hand" => Ok(Box::new(search::SearchPlayer::new(weights, rng, effort))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer::new(weights))),
         "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
         _ => Err(io::Error::new(

@@ -55,6 +55,16 @@ struct Geometry {
     /// For each cell, the windows holding it and the shift of its digit in their raw codes.
     of_cell: [[(u8, u8); MAX_WINDOWS_OF_CELL]; CELLS],
     of_cell_len: [u8; CELLS],
+    /// For each pair of cells (`from * CELLS + to`), the windows holding both, with the shifts
+    /// of the two cells' digits.
+    shared: Vec<SharedWindows>,
+}
+
+/// The windows two cells share: at most four (cells one apart on a line).
+#[derive(Clone, Copy, Default)]
+struct SharedWindows {
+    len: u8,
+    windows: [(u8, u8, u8); LEN - 1],
 }
 
 /// Windows through one cell: five positions in each of four directions.
@@ -162,6 +172,19 @@ impl Geometry {
                 of_cell_len[cell] += 1;
             }
         }
+        let mut shared = vec![SharedWindows::default(); CELLS * CELLS];
+        for (window, window_cells) in cells.iter().enumerate() {
+            for (from_slot, &from) in window_cells.iter().enumerate() {
+                for (to_slot, &to) in window_cells.iter().enumerate() {
+                    if from != to {
+                        let pair = &mut shared[from as usize * CELLS + to as usize];
+                        pair.windows[pair.len as usize] =
+                            (window as u8, (3 * from_slot) as u8, (3 * to_slot) as u8);
+                        pair.len += 1;
+                    }
+                }
+            }
+        }
         Geometry {
             cells,
             table,
@@ -170,6 +193,7 @@ impl Geometry {
             pattern,
             of_cell,
             of_cell_len,
+            shared,
         }
     }
 
@@ -265,6 +289,15 @@ impl Default for Network {
 }
 
 impl Network {
+    /// The trained network marathon ships (`linez.ntuple`, written by the `linez_train`
+    /// example).
+    pub fn builtin() -> &'static Network {
+        static BUILTIN: OnceLock<Network> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            Network::from_bytes(include_bytes!("linez.ntuple")).expect("the shipped network reads")
+        })
+    }
+
     /// The active entries of an afterstate.
     pub fn features(board: &Board) -> Features {
         let geometry = geometry();
@@ -330,6 +363,28 @@ impl Network {
     /// clears nothing is the value of its afterstate (the spawn comes next); a move that clears
     /// is worth its points plus [`Network::continuation`] (the player moves again first).
     pub fn best_move(&self, board: &Board) -> Option<(Move, f32, u32)> {
+        let mut best: Option<(Move, f32, u32)> = None;
+        self.for_each_contender(board, |mv, worth, removed| {
+            if best.is_none_or(|(_, w, _)| worth > w) {
+                best = Some((mv, worth, removed));
+            }
+        });
+        best
+    }
+
+    /// The best `n` moves as [`Network::best_move`] values them, best first (the others are
+    /// ranked by their fast scores only, so `n` above a handful adds little).
+    pub fn best_moves(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)> {
+        let mut moves = Vec::new();
+        self.for_each_contender(board, |mv, worth, removed| moves.push((mv, worth, removed)));
+        moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+        moves.truncate(n);
+        moves
+    }
+
+    /// Calls `visit(move, worth, removed)` with the moves worth valuing exactly: the best
+    /// quiet moves by fast score, and the best clearing moves.
+    fn for_each_contender(&self, board: &Board, mut visit: impl FnMut(Move, f32, u32)) {
         let scorer = Scorer::new(self, board);
         let mut quiet = TopMoves::<EXACT_RESCORED>::new();
         let mut clearing = TopMoves::<MAX_CLEARING>::new();
@@ -340,25 +395,15 @@ impl Network {
                 quiet.offer(mv, value, removed);
             }
         });
-        let mut best: Option<(Move, f32, u32)> = None;
-        let mut consider = |mv, value: f32, removed| {
-            if best.is_none_or(|(_, v, _)| value > v) {
-                best = Some((mv, value, removed));
-            }
-        };
         for &(mv, fast, removed) in quiet.moves() {
-            consider(mv, scorer.exact(mv, fast, removed), removed);
+            visit(mv, scorer.exact(mv, fast, removed), removed);
         }
         for &(mv, _, removed) in clearing.moves() {
             let mut after = *board;
             after.move_ball(mv);
-            consider(
-                mv,
-                line_points(removed) as f32 + self.continuation(&after),
-                removed,
-            );
+            let worth = line_points(removed) as f32 + self.continuation(&after);
+            visit(mv, worth, removed);
         }
-        best
     }
 
     /// The worth of a board right after a clear, with the player to move again: the worth of
@@ -487,15 +532,18 @@ impl<'a> Scorer<'a> {
     pub fn for_each_scored(&self, mut offer: impl FnMut(Move, f32, u32)) {
         let geometry = geometry();
         let colors = self.board.colors();
+        // Filled per region and colour before they are read, so stale entries of an earlier
+        // region are never seen.
+        let mut put = [[0.0f32; CELLS]; COLORS as usize];
+        let mut clears = [0u128; COLORS as usize];
         for region in self.board.regions() {
-            let mut put = [[0.0f32; CELLS]; COLORS as usize];
-            let mut clears = [0u128; COLORS as usize];
             let mut colours_done = 0u8;
             for from in region.movers {
                 let color = colors[from.index()];
                 let slot = color as usize - 1;
                 if colours_done & (1 << slot) == 0 {
                     colours_done |= 1 << slot;
+                    clears[slot] = 0;
                     let same = self.board.color_bits(color).raw();
                     for to in region.cells {
                         let mut delta = 0.0;
@@ -539,19 +587,10 @@ impl<'a> Scorer<'a> {
     /// What the sum of taking the ball off `from` and putting it on `to` gets wrong for the
     /// windows holding both cells: there the two changes happen to one pattern.
     fn shared_correction(&self, from: Cell, to: Cell, color: u8) -> f32 {
-        let geometry = geometry();
-        let from_bit = 1u128 << from.index();
+        let pair = &geometry().shared[from.index() * CELLS + to.index()];
         let mut correction = 0.0;
-        for &(window, to_shift) in geometry.windows_of(to) {
+        for &(window, from_shift, to_shift) in &pair.windows[..pair.len as usize] {
             let window = window as usize;
-            if WINDOWS[window] & from_bit == 0 {
-                continue;
-            }
-            let from_slot = geometry.cells[window]
-                .iter()
-                .position(|&c| c as usize == from.index())
-                .expect("the window holds both cells");
-            let from_shift = 3 * from_slot;
             let raw = self.raw[window] as usize;
             let taken = raw & !(7 << from_shift);
             let put = raw | (color as usize) << to_shift;
@@ -583,9 +622,9 @@ impl<'a> Scorer<'a> {
 /// How many of the best moves by fast score get their exact whole-board terms.
 const EXACT_RESCORED: usize = 8;
 
-/// Clearing moves whose continuation is searched (the best by points and afterstate value):
-/// more than a few clear at once only when several balls can complete the same line.
-const MAX_CLEARING: usize = 2;
+/// Clearing moves whose continuation is searched: the best by points and the value of the
+/// board after them. Each costs a whole move search, and the others rarely do better.
+const MAX_CLEARING: usize = 1;
 
 /// The best few moves by fast score, best first, without allocating.
 struct TopMoves<const N: usize> {

@@ -1,11 +1,13 @@
 //! The built-in AI: a one-move expectimax over sampled spawns with a greedy reply.
 //!
 //! The spawn cells are hidden and uniform, so a move's worth is an expectation. The AI picks the
-//! most promising moves by static worth, then estimates for each the expected worth of the best
-//! reply after a random spawn of the known preview colours. Every candidate sees the same
-//! sampled spawns in a round (common random numbers), so differences between candidates are not
-//! drowned in sampling noise, and successive halving spends the later rounds on the close
-//! contenders. A line that can be cleared is always cleared: waiting lets a spawn block it.
+//! most promising moves by an evaluation's one-move worth, then estimates for each the expected
+//! worth of the best reply after a random spawn of the known preview colours. Every candidate
+//! sees the same sampled spawns in a round (common random numbers), so differences between
+//! candidates are not drowned in sampling noise, and successive halving spends the later rounds
+//! on the close contenders. The evaluation is either the hand-made one ([`Weights`]), which
+//! always clears a line it can (waiting lets a spawn block it), or the learned one
+//! ([`Network`]), whose values decide that too.
 
 use std::time::{Duration, Instant};
 
@@ -13,14 +15,106 @@ use marathon_core::rng::FastRng;
 
 use super::eval::{MoveScorer, Weights};
 use super::greedy::best_move;
+use super::ntuple::Network;
 use super::{Clock, Player};
-use crate::rules::{Board, CELLS, Color, Move, State};
+use crate::rules::{Board, CELLS, Color, Move, State, line_points};
 
-/// How many moves, best by static worth, get the sampled evaluation.
+/// How many moves, best by one-move worth, get the sampled evaluation.
 const CANDIDATES: usize = 10;
 
 /// Successive halving starts after this many rounds and repeats at every power of two.
 const HALVING_START: u64 = 4;
+
+/// What the search needs of an evaluation.
+pub trait Evaluator {
+    /// Whether a move that clears is always played (for an evaluation that prices the risk of
+    /// waiting poorly).
+    const CLEAR_FIRST: bool;
+
+    /// The best `n` moves by one-move worth, best first: move, worth, balls removed.
+    fn candidates(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)>;
+
+    /// The worth of `board` with the player to move and no spawn pending: its best move's.
+    fn reply_value(&self, board: &Board) -> f32;
+
+    /// The exact worth of a candidate `mv` that clears `removed` balls, whose one-move worth
+    /// is `worth`: there is no spawn to sample.
+    fn clearing_worth(&self, board: &Board, mv: Move, removed: u32, worth: f32) -> f32;
+
+    /// The worth of the points a clear of `removed` balls scores.
+    fn clear_value(&self, removed: u32) -> f32;
+
+    /// The worth of a lost game.
+    fn game_over(&self) -> f32;
+}
+
+impl Evaluator for Weights {
+    const CLEAR_FIRST: bool = true;
+
+    fn candidates(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)> {
+        let mut scored: Vec<(Move, f32, u32)> = Vec::new();
+        let scorer = MoveScorer::new(self, board);
+        scorer.for_each_scored(|mv, value, removed| scored.push((mv, value, removed)));
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.truncate(RESCORED);
+        for (mv, value, removed) in scored.iter_mut() {
+            *value = scorer.exact(*mv, *value, *removed);
+        }
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.truncate(n);
+        scored
+    }
+
+    fn reply_value(&self, board: &Board) -> f32 {
+        match best_move(self, board) {
+            Some((_, value, _)) => value,
+            None => self.evaluate(board),
+        }
+    }
+
+    /// The points plus the best reply: the one-move worth prices the position, not the
+    /// move the clear gives.
+    fn clearing_worth(&self, board: &Board, mv: Move, removed: u32, _worth: f32) -> f32 {
+        let mut after = *board;
+        after.move_ball(mv);
+        self.clear_value(removed) + self.reply_value(&after)
+    }
+
+    fn clear_value(&self, removed: u32) -> f32 {
+        Weights::clear_value(self, removed)
+    }
+
+    fn game_over(&self) -> f32 {
+        GAME_OVER
+    }
+}
+
+/// The learned values are points still to come: a clear is worth its points, a lost game
+/// nothing more.
+impl Evaluator for Network {
+    const CLEAR_FIRST: bool = false;
+
+    fn candidates(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)> {
+        self.best_moves(board, n)
+    }
+
+    fn reply_value(&self, board: &Board) -> f32 {
+        self.continuation(board)
+    }
+
+    /// A clearing move's worth already holds the move after it.
+    fn clearing_worth(&self, _board: &Board, _mv: Move, _removed: u32, worth: f32) -> f32 {
+        worth
+    }
+
+    fn clear_value(&self, removed: u32) -> f32 {
+        line_points(removed) as f32
+    }
+
+    fn game_over(&self) -> f32 {
+        0.0
+    }
+}
 
 /// How many moves, best by fast score, get their exact static worth before the candidates are
 /// picked.
@@ -42,28 +136,20 @@ const TIME_RESERVE: Duration = Duration::from_millis(300);
 /// Worth of losing the game (a spawn filled the board).
 const GAME_OVER: f32 = -1.0e6;
 
-pub struct SearchPlayer {
-    weights: Weights,
+pub struct SearchPlayer<E> {
+    evaluator: E,
     rng: FastRng,
     /// Sampling rounds (one spawn for every candidate still in the race); `None` means: as
     /// many as the time allows.
     effort: Option<u64>,
 }
 
-impl SearchPlayer {
-    pub fn new(weights: Weights, rng: FastRng, effort: Option<u64>) -> Self {
+impl<E: Evaluator> SearchPlayer<E> {
+    pub fn new(evaluator: E, rng: FastRng, effort: Option<u64>) -> Self {
         Self {
-            weights,
+            evaluator,
             rng,
             effort,
-        }
-    }
-
-    /// The worth of the best reply on `board` (the player to move, no spawn pending).
-    fn reply_value(&self, board: &Board) -> f32 {
-        match best_move(&self.weights, board) {
-            Some((_, value, _)) => value,
-            None => self.weights.evaluate(board),
         }
     }
 
@@ -76,9 +162,9 @@ impl SearchPlayer {
         let mut empty = after.empty_cells().raw();
         let spawn_removed = state.spawn(|_| order.take_first(&mut empty));
         if state.is_over() {
-            return GAME_OVER;
+            return self.evaluator.game_over();
         }
-        self.weights.clear_value(spawn_removed) + self.reply_value(&state.board)
+        self.evaluator.clear_value(spawn_removed) + self.evaluator.reply_value(&state.board)
     }
 }
 
@@ -129,33 +215,22 @@ impl Candidate {
     }
 }
 
-impl Player for SearchPlayer {
+impl<E: Evaluator> Player for SearchPlayer<E> {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
-        let mut scored: Vec<(f32, Move, u32)> = Vec::new();
-        let scorer = MoveScorer::new(&self.weights, board);
-        scorer.for_each_scored(|mv, value, removed| scored.push((value, mv, removed)));
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored.truncate(RESCORED);
-        for (value, mv, removed) in scored.iter_mut() {
-            *value = scorer.exact(*mv, *value, *removed);
-        }
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        if scored.iter().any(|&(_, _, removed)| removed > 0) {
+        let mut scored = self.evaluator.candidates(board, CANDIDATES);
+        if E::CLEAR_FIRST && scored.iter().any(|&(_, _, removed)| removed > 0) {
             scored.retain(|&(_, _, removed)| removed > 0);
         }
-        scored.truncate(CANDIDATES);
         if scored.len() <= 1 || (self.effort.is_none() && clock.remaining() < TIME_RESERVE) {
-            return scored.first().map(|&(_, mv, _)| mv);
+            return scored.first().map(|&(mv, _, _)| mv);
         }
 
         let mut candidates: Vec<Candidate> = scored
             .iter()
-            .map(|&(_, mv, removed)| {
+            .map(|&(mv, worth, removed)| {
                 let exact = removed > 0;
                 let total = if exact {
-                    let mut after = *board;
-                    after.move_ball(mv);
-                    self.weights.clear_value(removed) + self.reply_value(&after)
+                    self.evaluator.clearing_worth(board, mv, removed, worth)
                 } else {
                     0.0
                 };
