@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use marathon_core::rng::FastRng;
-use marathon_linez::ai::eval::{MoveScorer, Weights};
+use marathon_linez::ai::eval::{MoveScorer, Weights, ready_windows};
 use marathon_linez::ai::ntuple::Network;
 use marathon_linez::rules::{Board, Cell, Color, State, Turn};
 
@@ -113,6 +113,12 @@ fn greedy_decision(c: &mut Criterion) {
         let board = mid_game(balls, 2024).board;
         group.bench_with_input(BenchmarkId::new("scorer", balls), &board, |b, board| {
             b.iter(|| MoveScorer::new(&weights, black_box(board)).best_move())
+        });
+        group.bench_with_input(BenchmarkId::new("ready", balls), &board, |b, board| {
+            b.iter(|| {
+                let moves = black_box(board).legal_moves();
+                ready_windows(board, moves.regions())
+            })
         });
         group.bench_with_input(BenchmarkId::new("network", balls), &board, |b, board| {
             b.iter(|| Network::builtin().best_move(black_box(board)))

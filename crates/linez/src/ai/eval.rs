@@ -335,7 +335,7 @@ impl MoveScorer<'_> {
 
 /// Windows holding four balls of one colour whose gap a fifth ball of that colour (from
 /// outside the window) can reach; `regions` are the board's empty regions with their movers.
-pub(crate) fn ready_windows(board: &Board, regions: &[Region]) -> u32 {
+pub fn ready_windows(board: &Board, regions: &[Region]) -> u32 {
     let occupied = board.occupied().raw();
     let mut ready = 0;
     for &mask in WINDOWS.iter() {

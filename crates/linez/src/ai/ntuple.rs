@@ -12,10 +12,11 @@
 
 use std::sync::OnceLock;
 
-use super::eval::ready_windows;
 use super::windows::{COUNT, LEN, WINDOWS};
 use super::{Clock, Player};
-use crate::rules::{Board, CELLS, COLORS, Cell, Color, LINE_LENGTH, Move, SIZE, line_points};
+use crate::rules::{
+    Board, CELLS, COLORS, Cell, Color, LINE_LENGTH, Move, Region, SIZE, line_points,
+};
 
 /// Colour patterns of a window: each cell empty or one of at most five colours, named in order
 /// of first appearance.
@@ -52,6 +53,8 @@ struct Geometry {
     len: usize,
     /// Pattern per raw code.
     pattern: Vec<u16>,
+    /// Whether a raw code is four balls of one colour and a gap: a line one ball from clearing.
+    four_of_one: Vec<bool>,
     /// For each cell, the windows holding it and the shift of its digit in their raw codes.
     of_cell: [[(u8, u8); MAX_WINDOWS_OF_CELL]; CELLS],
     of_cell_len: [u8; CELLS],
@@ -158,6 +161,14 @@ impl Geometry {
             }
         }
         assert_eq!(next as usize, PATTERNS);
+        let four_of_one = (0..RAW_CODES)
+            .map(|raw| {
+                let colors: [u8; LEN] = std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7);
+                let first = colors.iter().copied().find(|&c| c != 0).unwrap_or(0);
+                colors.iter().filter(|&&c| c == first && c != 0).count() == LEN - 1
+                    && colors.iter().filter(|&&c| c == 0).count() == 1
+            })
+            .collect();
         let pattern = (0..RAW_CODES)
             .map(|raw| {
                 canonical[canonical_code(std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7))]
@@ -191,6 +202,7 @@ impl Geometry {
             global,
             len,
             pattern,
+            four_of_one,
             of_cell,
             of_cell_len,
             shared,
@@ -260,14 +272,58 @@ fn is_canonical(mut code: usize) -> bool {
 }
 
 /// The whole-board terms of a board: empty cells, empty cells outside the largest empty
-/// region, ready lines (four of a colour whose gap a fifth can reach).
-fn global_counts(board: &Board) -> [usize; GLOBAL_TERMS] {
+/// region, ready lines (four of a colour whose gap a fifth can reach). `four_of_one` lists
+/// the windows holding four balls of one colour and a gap: only those can be ready.
+fn global_counts(board: &Board, four_of_one: &[u8]) -> [usize; GLOBAL_TERMS] {
     let moves = board.legal_moves();
     let regions = moves.regions();
     let empty = board.empty_cells().count() as usize;
     let largest = regions.iter().map(|r| r.cells.count()).max().unwrap_or(0) as usize;
-    let ready = ready_windows(board, regions) as usize;
+    let ready = four_of_one
+        .iter()
+        .filter(|&&window| can_complete(board, regions, window as usize))
+        .count();
     [empty, empty - largest, ready.min(MAX_READY)]
+}
+
+/// Whether a ball of the colour of `window` (four balls of one colour and a gap) from outside
+/// it can reach the gap.
+#[inline]
+fn can_complete(board: &Board, regions: &[Region], window: usize) -> bool {
+    let mask = WINDOWS[window];
+    let occupied = board.occupied().raw();
+    let ball = (occupied & mask).trailing_zeros() as usize;
+    let same = board.color_bits(board.colors()[ball]).raw();
+    let gap = mask & !occupied;
+    regions
+        .iter()
+        .find(|region| region.cells.raw() & gap != 0)
+        .is_some_and(|region| region.movers.raw() & same & !mask != 0)
+}
+
+/// The windows of a board with four balls of one colour and a gap, at most [`COUNT`].
+#[derive(Clone, Copy)]
+struct FourOfOne {
+    windows: [u8; COUNT],
+    len: usize,
+}
+
+impl FourOfOne {
+    fn new() -> Self {
+        FourOfOne {
+            windows: [0; COUNT],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, window: usize) {
+        self.windows[self.len] = window as u8;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.windows[..self.len]
+    }
 }
 
 /// The network: one weight per table entry.
@@ -303,10 +359,18 @@ impl Network {
         let geometry = geometry();
         let colors = board.colors();
         let mut features = [0u32; FEATURES];
+        let mut four_of_one = FourOfOne::new();
         for (window, feature) in features[..COUNT].iter_mut().enumerate() {
-            *feature = geometry.feature(window, geometry.raw_code(window, colors));
+            let raw = geometry.raw_code(window, colors);
+            if geometry.four_of_one[raw] {
+                four_of_one.push(window);
+            }
+            *feature = geometry.feature(window, raw);
         }
-        for (term, count) in global_counts(board).into_iter().enumerate() {
+        for (term, count) in global_counts(board, four_of_one.as_slice())
+            .into_iter()
+            .enumerate()
+        {
             features[COUNT + term] = geometry.global[term] + count as u32;
         }
         features
@@ -491,6 +555,8 @@ pub struct Scorer<'a> {
     base: f32,
     /// The board's whole-board terms' part of `base`.
     global: f32,
+    /// The board's windows that are one ball from clearing.
+    four_of_one: FourOfOne,
 }
 
 impl<'a> Scorer<'a> {
@@ -499,12 +565,16 @@ impl<'a> Scorer<'a> {
         let colors = board.colors();
         let mut raw = [0u16; COUNT];
         let mut window_weight = [0.0; COUNT];
+        let mut four_of_one = FourOfOne::new();
         for window in 0..COUNT {
             let code = geometry.raw_code(window, colors);
             raw[window] = code as u16;
             window_weight[window] = network.weights[geometry.feature(window, code) as usize];
+            if geometry.four_of_one[code] {
+                four_of_one.push(window);
+            }
         }
-        let global = global_counts(board)
+        let global = global_counts(board, four_of_one.as_slice())
             .into_iter()
             .enumerate()
             .map(|(term, count)| network.weights[geometry.global[term] as usize + count])
@@ -516,6 +586,7 @@ impl<'a> Scorer<'a> {
             window_weight,
             base: window_weight.iter().sum::<f32>() + global,
             global,
+            four_of_one,
         }
     }
 
@@ -610,7 +681,28 @@ impl<'a> Scorer<'a> {
         let mut after = *self.board;
         after.move_ball(mv);
         let geometry = geometry();
-        let global: f32 = global_counts(&after)
+        // Only the windows through the move's two cells change their balls.
+        let touched = |window: u8| {
+            WINDOWS[window as usize] & (1u128 << mv.from.index() | 1u128 << mv.to.index()) != 0
+        };
+        let mut four_of_one = FourOfOne::new();
+        for &window in self.four_of_one.as_slice() {
+            if !touched(window) {
+                four_of_one.push(window as usize);
+            }
+        }
+        let mut seen = [false; COUNT];
+        for cell in [mv.from, mv.to] {
+            for &(window, _) in geometry.windows_of(cell) {
+                let window = window as usize;
+                if !std::mem::replace(&mut seen[window], true)
+                    && geometry.four_of_one[geometry.raw_code(window, after.colors())]
+                {
+                    four_of_one.push(window);
+                }
+            }
+        }
+        let global: f32 = global_counts(&after, four_of_one.as_slice())
             .into_iter()
             .enumerate()
             .map(|(term, count)| self.network.weights[geometry.global[term] as usize + count])
@@ -725,32 +817,74 @@ mod tests {
 
     #[test]
     fn fast_scores_agree_with_evaluating_every_afterstate() {
-        let board = parse_board(&[
-            "11.1.2..3",
-            "..2..2...",
-            ".3.4..5..",
-            "1...1...7",
-            "..6..6...",
-            ".....1...",
-            "2.2.2....",
-            "...77.7..",
-            "4....4..4",
-        ])
-        .expect("a board");
+        let boards = [
+            [
+                "11.1.2..3",
+                "..2..2...",
+                ".3.4..5..",
+                "1...1...7",
+                "..6..6...",
+                ".....1...",
+                "2.2.2....",
+                "...77.7..",
+                "4....4..4",
+            ],
+            // Lines of four everywhere: moves make, break and block ready lines.
+            [
+                "1111.2233",
+                "2..2.2..3",
+                "33344.5..",
+                "1.5.1..77",
+                "..6..6..6",
+                ".1.1.1.1.",
+                "2.2.2.3.3",
+                "5..77.7..",
+                "4444.4..4",
+            ],
+        ];
         let network = random_network(7);
-        let scorer = Scorer::new(&network, &board);
-        let mut checked = 0;
-        scorer.for_each_scored(|mv, fast, removed| {
-            let exact = scorer.exact(mv, fast, removed);
-            let mut after = board;
-            let want_removed = after.move_ball(mv);
-            let want = line_points(want_removed) as f32 + network.value(&after);
-            assert_eq!(removed, want_removed, "{mv}");
-            assert!((exact - want).abs() < 1e-2, "{mv}: {exact} vs {want}");
-            checked += 1;
-        });
-        assert_eq!(checked, board.legal_move_count());
-        assert!(checked > 500);
+        for rows in boards {
+            let board = parse_board(&rows).expect("a board");
+            let scorer = Scorer::new(&network, &board);
+            let mut checked = 0;
+            scorer.for_each_scored(|mv, fast, removed| {
+                let exact = scorer.exact(mv, fast, removed);
+                let mut after = board;
+                let want_removed = after.move_ball(mv);
+                let want = line_points(want_removed) as f32 + network.value(&after);
+                assert_eq!(removed, want_removed, "{mv}");
+                assert!((exact - want).abs() < 1e-2, "{mv}: {exact} vs {want}");
+                checked += 1;
+            });
+            assert_eq!(checked, board.legal_move_count());
+            assert!(checked > 200, "only {checked} moves");
+        }
+    }
+
+    #[test]
+    fn ready_lines_found_from_patterns_match_a_scan_of_every_window() {
+        let geometry = geometry();
+        let mut rng = FastRng::new(11);
+        let mut ready_boards = 0;
+        for _ in 0..300 {
+            // Two colours, so that lines of four are common.
+            let mut board = Board::empty();
+            for _ in 0..20 + rng.below(50) {
+                let empty = board.empty_cells();
+                let cell = empty.nth(rng.below(empty.count())).expect("room");
+                board.put(cell, 1 + rng.below(2) as u8);
+            }
+            let features = Network::features(&board);
+            let ready = (features[COUNT + 2] - geometry.global[2]) as usize;
+            let moves = board.legal_moves();
+            let scanned = super::super::eval::ready_windows(&board, moves.regions()) as usize;
+            assert_eq!(ready, scanned.min(MAX_READY), "{board:?}");
+            ready_boards += usize::from(scanned > 0);
+        }
+        assert!(
+            ready_boards > 50,
+            "only {ready_boards} boards with ready lines"
+        );
     }
 
     #[test]
