@@ -4,7 +4,7 @@
 //! value of the new one. Learning rates are temporal-coherence rates (`ntuple::Trainer`).
 //!
 //! cargo run --release -p marathon-linez --example linez_train -- GAMES OUT.bin [rate=1]
-//!     [init=IN.bin] [seed=N] [report=1000]
+//!     [init=IN.bin] [stages=1] [seed=N] [report=1000]
 
 use std::time::Instant;
 
@@ -17,6 +17,7 @@ fn main() {
     let games: u64 = args.first().and_then(|g| g.parse().ok()).expect("GAMES");
     let out = args.get(1).cloned().expect("OUT");
     let (mut rate, mut init, mut seed, mut report) = (1.0f32, None, 1u64, 1000u64);
+    let mut stages = 1;
     for arg in &args[2..] {
         let (key, value) = arg.split_once('=').expect("key=value");
         match key {
@@ -24,14 +25,17 @@ fn main() {
             "init" => init = Some(value.to_string()),
             "seed" => seed = value.parse().expect("seed"),
             "report" => report = value.parse().expect("report"),
+            "stages" => stages = value.parse().expect("stages"),
             _ => panic!("unknown key {key}"),
         }
     }
     let mut network = match init.as_deref() {
-        Some(path) => Network::from_bytes(&std::fs::read(path).expect("init file")).expect("init"),
-        None => Network::default(),
+        Some(path) => Network::from_bytes(&std::fs::read(path).expect("init file"))
+            .expect("init")
+            .restaged(stages),
+        None => Network::new(stages),
     };
-    let mut trainer = Trainer::default();
+    let mut trainer = Trainer::new(&network);
     let mut rng = FastRng::new(seed);
     let started = Instant::now();
     let (mut score_sum, mut move_sum, mut count) = (0u64, 0u64, 0u64);
@@ -101,7 +105,7 @@ fn train_game(
         if turn != Turn::SpawnDue && !state.must_pass() {
             continue;
         }
-        let features = Network::features(&state.board);
+        let features = network.features(&state.board);
         if let Some(before) = previous {
             let target = reward + network.value_of(&features);
             trainer.learn(network, &before, target, rate);

@@ -47,10 +47,10 @@ struct Geometry {
     cells: [[u8; LEN]; COUNT],
     /// Offset of each window's table in the weights.
     table: [u32; COUNT],
-    /// Offset of each whole-board term's table.
+    /// Offset of each whole-board term's table after all stages' window tables.
     global: [u32; GLOBAL_TERMS],
-    /// Length of the weights.
-    len: usize,
+    /// Length of one stage's window tables.
+    windows_len: usize,
     /// Pattern per raw code.
     pattern: Vec<u16>,
     /// Whether a raw code is four balls of one colour and a gap: a line one ball from clearing.
@@ -147,11 +147,12 @@ impl Geometry {
             *offset = (class_of[window] * PATTERNS) as u32;
         }
         let mut global = [0u32; GLOBAL_TERMS];
-        let mut len = classes * PATTERNS;
-        for (term, offset) in global.iter_mut().enumerate() {
-            *offset = len as u32;
-            len += GLOBAL_SIZES[term];
+        let mut offset = 0;
+        for (term, slot) in global.iter_mut().enumerate() {
+            *slot = offset as u32;
+            offset += GLOBAL_SIZES[term];
         }
+        let windows_len = classes * PATTERNS;
         let mut canonical = vec![u16::MAX; CANONICAL_CODES];
         let mut next = 0u16;
         for (code, slot) in canonical.iter_mut().enumerate() {
@@ -200,7 +201,7 @@ impl Geometry {
             cells,
             table,
             global,
-            len,
+            windows_len,
             pattern,
             four_of_one,
             of_cell,
@@ -327,24 +328,83 @@ impl FourOfOne {
 }
 
 /// The network: one weight per table entry.
+///
+/// The window tables come in stages by the number of balls on the board (a line of three
+/// means more on a crowded board than on an open one, as in multi-stage networks for 2048);
+/// the whole-board terms' tables are shared.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
+    stages: usize,
     weights: Vec<f32>,
 }
 
-/// File header of stored weights.
-const MAGIC: &[u8; 8] = b"LINEZNT1";
+/// File header of stored weights: version 1 has one stage and no stage count.
+const MAGIC_V1: &[u8; 8] = b"LINEZNT1";
+const MAGIC: &[u8; 8] = b"LINEZNT2";
+
+/// Most stages a network may have.
+pub const MAX_STAGES: usize = 8;
 
 impl Default for Network {
-    /// All weights zero: the starting point of training.
+    /// One stage, all weights zero.
     fn default() -> Self {
-        Network {
-            weights: vec![0.0; geometry().len],
-        }
+        Network::new(1)
     }
 }
 
 impl Network {
+    /// A network of `stages` stages (1..=[`MAX_STAGES`]), all weights zero: the start of
+    /// training.
+    pub fn new(stages: usize) -> Self {
+        assert!(
+            (1..=MAX_STAGES).contains(&stages),
+            "1..={MAX_STAGES} stages"
+        );
+        Network {
+            stages,
+            weights: vec![0.0; Self::len(stages)],
+        }
+    }
+
+    fn len(stages: usize) -> usize {
+        stages * geometry().windows_len + GLOBAL_SIZES.iter().sum::<usize>()
+    }
+
+    /// This network with `stages` stages, each starting as this one's stage that covers its
+    /// middle: a trained network of fewer stages is a good start for one of more.
+    pub fn restaged(&self, stages: usize) -> Network {
+        let mut network = Network::new(stages);
+        let windows_len = geometry().windows_len;
+        for stage in 0..stages {
+            let middle_balls = ((2 * stage + 1) * (CELLS + 1) / (2 * stages)) as u32;
+            let from = self.stage_offset(middle_balls) as usize;
+            network.weights[stage * windows_len..(stage + 1) * windows_len]
+                .copy_from_slice(&self.weights[from..from + windows_len]);
+        }
+        let globals = self.global_offset(0) as usize;
+        let new_globals = network.global_offset(0) as usize;
+        network.weights[new_globals..].copy_from_slice(&self.weights[globals..]);
+        network
+    }
+
+    /// The weights' length (for training state of the same shape).
+    pub fn weight_count(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Where the window tables of the stage of a board with `balls` balls start.
+    #[inline]
+    fn stage_offset(&self, balls: u32) -> u32 {
+        let stage = (balls as usize * self.stages / (CELLS + 1)).min(self.stages - 1);
+        (stage * geometry().windows_len) as u32
+    }
+
+    /// Where the table of whole-board term `term` starts.
+    #[inline]
+    fn global_offset(&self, term: usize) -> u32 {
+        (self.stages * geometry().windows_len) as u32 + geometry().global[term]
+    }
+
     /// The trained network marathon ships (`linez.ntuple`, written by the `linez_train`
     /// example).
     pub fn builtin() -> &'static Network {
@@ -355,9 +415,10 @@ impl Network {
     }
 
     /// The active entries of an afterstate.
-    pub fn features(board: &Board) -> Features {
+    pub fn features(&self, board: &Board) -> Features {
         let geometry = geometry();
         let colors = board.colors();
+        let stage = self.stage_offset(board.ball_count());
         let mut features = [0u32; FEATURES];
         let mut four_of_one = FourOfOne::new();
         for (window, feature) in features[..COUNT].iter_mut().enumerate() {
@@ -365,13 +426,13 @@ impl Network {
             if geometry.four_of_one[raw] {
                 four_of_one.push(window);
             }
-            *feature = geometry.feature(window, raw);
+            *feature = stage + geometry.feature(window, raw);
         }
         for (term, count) in global_counts(board, four_of_one.as_slice())
             .into_iter()
             .enumerate()
         {
-            features[COUNT + term] = geometry.global[term] + count as u32;
+            features[COUNT + term] = self.global_offset(term) + count as u32;
         }
         features
     }
@@ -384,13 +445,15 @@ impl Network {
 
     /// The value of the afterstate `board`: the points still to come, as learned.
     pub fn value(&self, board: &Board) -> f32 {
-        self.value_of(&Self::features(board))
+        self.value_of(&self.features(board))
     }
 
-    /// The weights as a file: a magic header, the count, then little-endian `f32`s.
+    /// The weights as a file: a magic header, the stage count and the weight count (`u32`
+    /// each), then little-endian `f32`s.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(MAGIC.len() + 4 + 4 * self.weights.len());
+        let mut bytes = Vec::with_capacity(MAGIC.len() + 8 + 4 * self.weights.len());
         bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&(self.stages as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
         for w in &self.weights {
             bytes.extend_from_slice(&w.to_le_bytes());
@@ -398,16 +461,24 @@ impl Network {
         bytes
     }
 
-    /// Reads weights written by [`Network::to_bytes`].
+    /// Reads weights written by [`Network::to_bytes`] (or by version 1, with one stage).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        let body = bytes
-            .strip_prefix(MAGIC)
-            .ok_or("not a Linez network (bad header)")?;
-        let (count, body) = body.split_at_checked(4).ok_or("truncated header")?;
-        let count = u32::from_le_bytes(count.try_into().expect("four bytes")) as usize;
-        let expected = geometry().len;
+        let (stages, body) = if let Some(body) = bytes.strip_prefix(MAGIC) {
+            read_u32(body)?
+        } else if let Some(body) = bytes.strip_prefix(MAGIC_V1) {
+            (1, body)
+        } else {
+            return Err("not a Linez network (bad header)".into());
+        };
+        if !(1..=MAX_STAGES).contains(&stages) {
+            return Err(format!("{stages} stages, at most {MAX_STAGES}"));
+        }
+        let (count, body) = read_u32(body)?;
+        let expected = Self::len(stages);
         if count != expected {
-            return Err(format!("{count} weights, this network has {expected}"));
+            return Err(format!(
+                "{count} weights, a {stages}-stage network has {expected}"
+            ));
         }
         if body.len() != 4 * count {
             return Err(format!(
@@ -420,7 +491,7 @@ impl Network {
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().expect("four bytes")))
             .collect();
-        Ok(Network { weights })
+        Ok(Network { stages, weights })
     }
 
     /// The best legal move with its worth and the balls it removes. The worth of a move that
@@ -499,6 +570,15 @@ impl Player for NetworkGreedy {
     }
 }
 
+/// A little-endian `u32` off the front of `bytes`, and the rest.
+fn read_u32(bytes: &[u8]) -> Result<(usize, &[u8]), String> {
+    let (word, rest) = bytes.split_at_checked(4).ok_or("truncated header")?;
+    Ok((
+        u32::from_le_bytes(word.try_into().expect("four bytes")) as usize,
+        rest,
+    ))
+}
+
 /// Training by TD with temporal-coherence learning rates (Beal and Smith; Jaśkowski for
 /// 2048): each entry's rate is the share of its past errors that agreed in sign, so entries
 /// still far from their value learn fast and entries that only see noise settle.
@@ -509,17 +589,16 @@ pub struct Trainer {
     abs_error: Vec<f32>,
 }
 
-impl Default for Trainer {
-    fn default() -> Self {
-        let len = geometry().len;
+impl Trainer {
+    /// Fresh training state for `network`.
+    pub fn new(network: &Network) -> Self {
+        let len = network.weight_count();
         Trainer {
             net_error: vec![0.0; len],
             abs_error: vec![0.0; len],
         }
     }
-}
 
-impl Trainer {
     /// Moves the value of the afterstate with entries `features` towards `target` by `rate`
     /// of the error (before the entries' own rates).
     pub fn learn(&mut self, network: &mut Network, features: &Features, target: f32, rate: f32) {
@@ -557,6 +636,8 @@ pub struct Scorer<'a> {
     global: f32,
     /// The board's windows that are one ball from clearing.
     four_of_one: FourOfOne,
+    /// Where the board's stage's window tables start (a quiet move keeps the ball count).
+    stage: u32,
 }
 
 impl<'a> Scorer<'a> {
@@ -566,10 +647,12 @@ impl<'a> Scorer<'a> {
         let mut raw = [0u16; COUNT];
         let mut window_weight = [0.0; COUNT];
         let mut four_of_one = FourOfOne::new();
+        let stage = network.stage_offset(board.ball_count());
         for window in 0..COUNT {
             let code = geometry.raw_code(window, colors);
             raw[window] = code as u16;
-            window_weight[window] = network.weights[geometry.feature(window, code) as usize];
+            window_weight[window] =
+                network.weights[(stage + geometry.feature(window, code)) as usize];
             if geometry.four_of_one[code] {
                 four_of_one.push(window);
             }
@@ -577,7 +660,7 @@ impl<'a> Scorer<'a> {
         let global = global_counts(board, four_of_one.as_slice())
             .into_iter()
             .enumerate()
-            .map(|(term, count)| network.weights[geometry.global[term] as usize + count])
+            .map(|(term, count)| network.weights[network.global_offset(term) as usize + count])
             .sum::<f32>();
         Scorer {
             network,
@@ -587,6 +670,7 @@ impl<'a> Scorer<'a> {
             base: window_weight.iter().sum::<f32>() + global,
             global,
             four_of_one,
+            stage,
         }
     }
 
@@ -594,7 +678,8 @@ impl<'a> Scorer<'a> {
     #[inline]
     fn change(&self, window: usize, raw: usize) -> f32 {
         let geometry = geometry();
-        self.network.weights[geometry.feature(window, raw) as usize] - self.window_weight[window]
+        self.network.weights[(self.stage + geometry.feature(window, raw)) as usize]
+            - self.window_weight[window]
     }
 
     /// Calls `offer(move, worth, balls removed)` for every legal move; the worth of a move that
@@ -705,7 +790,9 @@ impl<'a> Scorer<'a> {
         let global: f32 = global_counts(&after, four_of_one.as_slice())
             .into_iter()
             .enumerate()
-            .map(|(term, count)| self.network.weights[geometry.global[term] as usize + count])
+            .map(|(term, count)| {
+                self.network.weights[self.network.global_offset(term) as usize + count]
+            })
             .sum();
         fast - self.global + global
     }
@@ -772,7 +859,7 @@ mod tests {
         let g = geometry();
         // Rows and columns: 5 row distances from the edge x 3 start distances; diagonals of
         // five: start (r, c) in 0..5 under transposition and the half turn.
-        let classes = (g.len - GLOBAL_SIZES.iter().sum::<usize>()) / PATTERNS;
+        let classes = g.windows_len / PATTERNS;
         assert_eq!(classes, 15 + 9);
         // A window and its mirror image read their cells in mirrored order.
         let row0_left = WINDOWS
@@ -806,9 +893,9 @@ mod tests {
         assert_eq!(distinct.len(), PATTERNS);
     }
 
-    fn random_network(seed: u64) -> Network {
+    fn random_network(seed: u64, stages: usize) -> Network {
         let mut rng = FastRng::new(seed);
-        let mut network = Network::default();
+        let mut network = Network::new(stages);
         for w in &mut network.weights {
             *w = rng.next_f64() as f32 * 10.0 - 5.0;
         }
@@ -842,8 +929,8 @@ mod tests {
                 "4444.4..4",
             ],
         ];
-        let network = random_network(7);
-        for rows in boards {
+        for (rows, stages) in boards.into_iter().zip([1, 3]) {
+            let network = random_network(7, stages);
             let board = parse_board(&rows).expect("a board");
             let scorer = Scorer::new(&network, &board);
             let mut checked = 0;
@@ -863,7 +950,6 @@ mod tests {
 
     #[test]
     fn ready_lines_found_from_patterns_match_a_scan_of_every_window() {
-        let geometry = geometry();
         let mut rng = FastRng::new(11);
         let mut ready_boards = 0;
         for _ in 0..300 {
@@ -874,8 +960,9 @@ mod tests {
                 let cell = empty.nth(rng.below(empty.count())).expect("room");
                 board.put(cell, 1 + rng.below(2) as u8);
             }
-            let features = Network::features(&board);
-            let ready = (features[COUNT + 2] - geometry.global[2]) as usize;
+            let network = Network::default();
+            let features = network.features(&board);
+            let ready = (features[COUNT + 2] - network.global_offset(2)) as usize;
             let moves = board.legal_moves();
             let scanned = super::super::eval::ready_windows(&board, moves.regions()) as usize;
             assert_eq!(ready, scanned.min(MAX_READY), "{board:?}");
@@ -889,9 +976,16 @@ mod tests {
 
     #[test]
     fn weights_round_trip_and_bad_files_are_refused() {
-        let network = random_network(3);
+        let network = random_network(3, 4);
         let bytes = network.to_bytes();
         assert_eq!(Network::from_bytes(&bytes).expect("readable"), network);
+        let one_stage = Network::default();
+        let mut version_1 = MAGIC_V1.to_vec();
+        version_1.extend_from_slice(&one_stage.to_bytes()[MAGIC.len() + 4..]);
+        assert_eq!(
+            Network::from_bytes(&version_1).expect("readable"),
+            one_stage
+        );
         assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         assert!(Network::from_bytes(b"not weights").is_err());
     }
