@@ -30,10 +30,21 @@ const CANONICAL_CODES: usize = 6 * 6 * 6 * 6 * 6;
 const RAW_CODES: usize = 1 << (3 * LEN);
 
 /// Whole-board terms, each a table indexed by a small count.
-const GLOBAL_TERMS: usize = 3;
+const GLOBAL_TERMS: usize = 6;
 /// Ready lines beyond this count share the last entry.
 const MAX_READY: usize = 15;
-const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [CELLS + 1, CELLS + 1, MAX_READY + 1];
+/// Empty regions beyond this count share the last entry.
+const MAX_REGIONS: usize = 15;
+/// Terms are only ever appended, so that a file of an older network (a prefix of them) still
+/// reads, the new terms at zero.
+const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [
+    CELLS + 1,
+    CELLS + 1,
+    MAX_READY + 1,
+    CELLS + 1,
+    MAX_REGIONS + 1,
+    COLORS as usize + 1,
+];
 
 /// Table entries one afterstate reads: one per window and one per whole-board term.
 pub const FEATURES: usize = COUNT + GLOBAL_TERMS;
@@ -273,18 +284,33 @@ fn is_canonical(mut code: usize) -> bool {
 }
 
 /// The whole-board terms of a board: empty cells, empty cells outside the largest empty
-/// region, ready lines (four of a colour whose gap a fifth can reach). `four_of_one` lists
-/// the windows holding four balls of one colour and a gap: only those can be ready.
+/// region, ready lines (four of a colour whose gap a fifth can reach), balls that can move into
+/// the largest region, empty regions, colours with no ball that can. `four_of_one` lists the
+/// windows holding four balls of one colour and a gap: only those can be ready.
 fn global_counts(board: &Board, four_of_one: &[u8]) -> [usize; GLOBAL_TERMS] {
     let moves = board.legal_moves();
     let regions = moves.regions();
     let empty = board.empty_cells().count() as usize;
-    let largest = regions.iter().map(|r| r.cells.count()).max().unwrap_or(0) as usize;
+    let largest = regions
+        .iter()
+        .max_by_key(|r| r.cells.count())
+        .copied()
+        .unwrap_or_default();
     let ready = four_of_one
         .iter()
         .filter(|&&window| can_complete(board, regions, window as usize))
         .count();
-    [empty, empty - largest, ready.min(MAX_READY)]
+    let stuck_colours = (1..=COLORS)
+        .filter(|&color| (board.color_bits(color) & largest.movers).is_empty())
+        .count();
+    [
+        empty,
+        empty - largest.cells.count() as usize,
+        ready.min(MAX_READY),
+        largest.movers.count() as usize,
+        regions.len().min(MAX_REGIONS),
+        stuck_colours,
+    ]
 }
 
 /// Whether a ball of the colour of `window` (four balls of one colour and a gap) from outside
@@ -367,7 +393,12 @@ impl Network {
     }
 
     fn len(stages: usize) -> usize {
-        stages * geometry().windows_len + GLOBAL_SIZES.iter().sum::<usize>()
+        Self::len_with_terms(stages, GLOBAL_TERMS)
+    }
+
+    /// The weights' length with only the first `terms` whole-board terms.
+    fn len_with_terms(stages: usize, terms: usize) -> usize {
+        stages * geometry().windows_len + GLOBAL_SIZES[..terms].iter().sum::<usize>()
     }
 
     /// This network with `stages` stages, each starting as this one's stage that covers its
@@ -475,7 +506,7 @@ impl Network {
         }
         let (count, body) = read_u32(body)?;
         let expected = Self::len(stages);
-        if count != expected {
+        if !(1..=GLOBAL_TERMS).any(|terms| count == Self::len_with_terms(stages, terms)) {
             return Err(format!(
                 "{count} weights, a {stages}-stage network has {expected}"
             ));
@@ -487,10 +518,11 @@ impl Network {
                 4 * count
             ));
         }
-        let weights = body
+        let mut weights: Vec<f32> = body
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().expect("four bytes")))
             .collect();
+        weights.resize(expected, 0.0);
         Ok(Network { stages, weights })
     }
 
