@@ -30,6 +30,9 @@ pub struct Weights {
     pub line: f32,
     /// Per tile on the board, as a fraction of the cells.
     pub crowd: f32,
+    /// Per unit of [`Features::cross`] times `S`: a line one tile short of clearing whose gap
+    /// also lies in a full crossing line clears both at once for `3S` instead of `S`.
+    pub cross: f32,
     /// Per unit of (counter / D)^2.
     pub counter: f32,
     /// What the lookahead charges for a next tile that would force `GIVE UP`.
@@ -48,6 +51,7 @@ impl Default for Weights {
             dead_line: 3.0,
             line: 6.0,
             crowd: 10.0,
+            cross: 0.0,
             counter: 20.0,
             death: 300.0,
             discard: 0.0,
@@ -120,6 +124,9 @@ pub struct Features {
     pub dead_line: f32,
     pub line: f32,
     pub tiles: u32,
+    /// The best, over lines one tile short of clearing, of (fill of the crossing line through
+    /// the gap / (S - 1))^2: 1 for a gap that would clear a row and a column at once.
+    pub cross: f32,
 }
 
 /// log2(1 + k) for k accepted kinds, k <= 100.
@@ -194,23 +201,43 @@ impl Evaluator {
             dead_line,
             line,
             tiles: board.tile_count(),
+            cross: cross(board, None),
         }
     }
 
     /// The worth of `board` with the discard counter at `counter` (higher is better).
     pub fn value(&self, board: &Board, counter: u8) -> f32 {
-        let f = self.features(board);
-        self.weigh(
-            f.homeless as i32,
-            f.single as i32,
-            f.flex,
-            f.dead as i32,
-            f.dead_line,
-            f.line,
-            f.tiles,
-            counter,
-        )
+        self.weigh(&self.features(board), counter)
     }
+}
+
+/// [`Features::cross`] of `board`, with the empty cell `extra` counted as filled if given (a
+/// placement that clears nothing).
+fn cross(board: &Board, extra: Option<Pos>) -> f32 {
+    let size = board.size() as usize;
+    let (extra_row, extra_col) = extra.map_or((usize::MAX, usize::MAX), |p| {
+        (p.row as usize, p.col as usize)
+    });
+    let row_fill = |r: usize| board.row_fill(r) as usize + usize::from(r == extra_row);
+    let col_fill = |c: usize| board.col_fill(c) as usize + usize::from(c == extra_col);
+    let empty = |r: usize, c: usize| {
+        board.at((r + 1) * STRIDE + c + 1) == EMPTY && (r, c) != (extra_row, extra_col)
+    };
+    let short = (size - 1) as f32;
+    let mut best = 0.0f32;
+    for line in 0..size {
+        if row_fill(line) + 1 == size
+            && let Some(c) = (0..size).find(|&c| empty(line, c))
+        {
+            best = best.max(col_fill(c) as f32 / short);
+        }
+        if col_fill(line) + 1 == size
+            && let Some(r) = (0..size).find(|&r| empty(r, line))
+        {
+            best = best.max(row_fill(r) as f32 / short);
+        }
+    }
+    best * best
 }
 
 /// A board taken apart once, so that the worth of many one-tile placements on it can be had
@@ -311,28 +338,19 @@ impl Evaluator {
     }
 
     /// The weighted sum of the figures.
-    #[allow(clippy::too_many_arguments)]
-    fn weigh(
-        &self,
-        homeless: i32,
-        single: i32,
-        flex: f32,
-        dead: i32,
-        dead_line: f32,
-        line: f32,
-        tiles: u32,
-        counter: u8,
-    ) -> f32 {
+    fn weigh(&self, f: &Features, counter: u8) -> f32 {
         let w = &self.weights;
         let p = self.masks.params;
         let kinds = p.kinds() as f32;
         let cells = (p.s as f32) * (p.s as f32);
         let c = counter as f32 / p.d as f32;
-        -w.homeless * homeless as f32 / kinds - w.single * single as f32 / kinds + w.flex * flex
-            - w.dead * dead as f32
-            - w.dead_line * dead_line
-            + w.line * line
-            - w.crowd * tiles as f32 / cells
+        -w.homeless * f.homeless as f32 / kinds - w.single * f.single as f32 / kinds
+            + w.flex * f.flex
+            - w.dead * f.dead as f32
+            - w.dead_line * f.dead_line
+            + w.line * f.line
+            - w.crowd * f.tiles as f32 / cells
+            + w.cross * p.s as f32 * f.cross
             - w.counter * c * c
     }
 
@@ -427,17 +445,17 @@ impl Evaluator {
         let fr = board.row_fill(pos.row as usize) as f32;
         let fc = board.col_fill(pos.col as usize) as f32;
         let line = a.line + ((2.0 * fr + 1.0) + (2.0 * fc + 1.0)) * inv * inv;
-        let dead_line = self.dead_line(board, &dead_row, &dead_col, pos);
-        self.weigh(
-            homeless,
-            single,
+        let features = Features {
+            homeless: homeless as u32,
+            single: single as u32,
             flex,
-            dead,
-            dead_line,
+            dead: dead as u32,
+            dead_line: self.dead_line(board, &dead_row, &dead_col, pos),
             line,
-            board.tile_count() + 1,
-            counter,
-        )
+            tiles: board.tile_count() + 1,
+            cross: cross(board, Some(pos)),
+        };
+        self.weigh(&features, counter)
     }
 }
 

@@ -29,6 +29,8 @@ pub const RESERVE: f64 = 0.2;
 pub fn tuned_weights(params: Params) -> Weights {
     let base = Weights::default();
     match params.n {
+        // Few kinds: the game is safe, so the points are in double clears.
+        4 => Weights { cross: 1.5, ..base },
         // Many kinds: keeping every kind a home and the frontier flexible is all.
         7.. => Weights {
             homeless: 60.0,
@@ -258,8 +260,13 @@ impl Player for SearchPlayer {
             }
             let expansion_started = Instant::now();
             let candidate = &self.candidates[rank];
-            let worth =
-                candidate.points as f32 + self.expectation(&candidate.board, candidate.counter);
+            let penalty = if candidate.mv == Move::Discard {
+                self.eval.weights.discard
+            } else {
+                0.0
+            };
+            let worth = candidate.points as f32 - penalty
+                + self.expectation(&candidate.board, candidate.counter);
             if worth > best.1 {
                 best = (candidate.mv, worth);
             }
