@@ -3,7 +3,7 @@
 //! from `marathon play tiles`.
 //!
 //! cargo run --release -p marathon-tiles --example tiles_tune -- SEEDS [effort=N] [time=SECONDS]
-//!     [n=N,...] [per_seed=1] [trace=MOVES] [explain=FROM-TO] [WEIGHT=x ...]
+//!     [n=N,...] [s=S,...] [per_seed=1] [trace=MOVES] [explain=FROM-TO] [WEIGHT=x ...]
 //!     (WEIGHT: any field of `Weights`, e.g. homeless=60)
 
 use std::collections::BTreeMap;
@@ -41,6 +41,7 @@ fn main() {
         explain: 0..0,
     };
     let mut only_n: Vec<u8> = Vec::new();
+    let mut only_s: Vec<u8> = Vec::new();
     for arg in &args[1.min(args.len())..] {
         let (key, value) = arg.split_once('=').expect("key=value");
         match key {
@@ -53,6 +54,7 @@ fn main() {
                 settings.explain = from.parse().expect("from")..to.parse().expect("to");
             }
             "n" => only_n = value.split(',').map(|v| v.parse().expect("n")).collect(),
+            "s" => only_s = value.split(',').map(|v| v.parse().expect("s")).collect(),
             _ => settings
                 .overrides
                 .push((key.to_string(), value.parse().expect("a number"))),
@@ -60,7 +62,11 @@ fn main() {
     }
     let seeds: Vec<u64> = seeds
         .into_iter()
-        .filter(|&s| only_n.is_empty() || only_n.contains(&TilesCase::new(s).params.n))
+        .filter(|&seed| {
+            let params = TilesCase::new(seed).params;
+            (only_n.is_empty() || only_n.contains(&params.n))
+                && (only_s.is_empty() || only_s.contains(&params.s))
+        })
         .collect();
     let started = Instant::now();
     let results: Vec<Game> = seeds

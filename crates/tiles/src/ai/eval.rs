@@ -240,15 +240,20 @@ fn cross(board: &Board, extra: Option<Pos>) -> f32 {
     best * best
 }
 
+/// Levels of home counts the incremental evaluation tells apart: a placement takes at most one
+/// home from each kind per changed cell (the cell itself and its at most three empty
+/// neighbours), so counts up to 5 decide which kinds end with no home or one home.
+const LEVELS: usize = 6;
+
 /// A board taken apart once, so that the worth of many one-tile placements on it can be had
-/// without a full pass each ([`Evaluator::placed_value`]).
+/// without a full pass each ([`Evaluator::placed_value`], [`Placements`]).
 #[derive(Clone)]
 pub struct Analysis {
     /// Accepted kinds of each empty frontier cell (padded index).
     mask: [u128; PADDED],
     frontier: [bool; PADDED],
-    /// Frontier cells accepting each kind.
-    count: [u8; 128],
+    /// `level[c]`: the kinds exactly `c` frontier cells accept (`c < LEVELS`).
+    level: [u128; LEVELS],
     homeless: i32,
     single: i32,
     flex: f32,
@@ -274,7 +279,7 @@ impl Evaluator {
         let mut a = Analysis {
             mask: [0; PADDED],
             frontier: [false; PADDED],
-            count: [0; 128],
+            level: [0; LEVELS],
             homeless: 0,
             single: 0,
             flex: 0.0,
@@ -283,6 +288,7 @@ impl Evaluator {
             dead_col: [0; 12],
             line: 0.0,
         };
+        let mut count = [0u8; 128];
         let inv = 1.0 / size as f32;
         for index in board.indices() {
             if board.at(index) != EMPTY {
@@ -303,18 +309,18 @@ impl Evaluator {
                 a.flex += self.log[mask.count_ones() as usize];
                 let mut bits = mask;
                 while bits != 0 {
-                    a.count[bits.trailing_zeros() as usize] += 1;
+                    count[bits.trailing_zeros() as usize] += 1;
                     bits &= bits - 1;
                 }
             }
         }
-        for &c in &a.count[..self.masks.params.kinds()] {
-            match c {
-                0 => a.homeless += 1,
-                1 => a.single += 1,
-                _ => {}
+        for (kind, &c) in count[..self.masks.params.kinds()].iter().enumerate() {
+            if (c as usize) < LEVELS {
+                a.level[c as usize] |= 1 << kind;
             }
         }
+        a.homeless = a.level[0].count_ones() as i32;
+        a.single = a.level[1].count_ones() as i32;
         if board.is_empty() {
             a.homeless = 0;
         }
@@ -326,15 +332,77 @@ impl Evaluator {
         a
     }
 
-    fn dead_line(&self, board: &Board, dead_row: &[i32; 12], dead_col: &[i32; 12], at: Pos) -> f32 {
+    /// The placements of any tile on the empty frontier cell `index` of `board` (analysed as
+    /// `a`), for a placement that completes no line (the caller checks) on a board that is
+    /// not empty.
+    pub fn placements<'a>(
+        &'a self,
+        a: &'a Analysis,
+        board: &Board,
+        index: usize,
+    ) -> Placements<'a> {
+        let pos = Pos::from_index(index);
         let size = board.size() as usize;
-        let mut sum = 0i32;
-        for i in 0..size {
-            let fr = board.row_fill(i) as i32 + i32::from(i == at.row as usize);
-            let fc = board.col_fill(i) as i32 + i32::from(i == at.col as usize);
-            sum += dead_row[i] * fr + dead_col[i] * fc;
+        let inv = 1.0 / size as f32;
+        let own = a.mask[index];
+        let mut dead_row = a.dead_row;
+        let mut dead_col = a.dead_col;
+        let mut flex = a.flex;
+        let mut dead = a.dead;
+        if own == 0 {
+            dead -= 1;
+            dead_row[pos.row as usize] -= 1;
+            dead_col[pos.col as usize] -= 1;
+        } else {
+            flex -= self.log[own.count_ones() as usize];
         }
-        sum as f32 / size as f32
+        // Line fills after the placement, and the dead cells' share of them.
+        let fill_row = |r: usize| board.row_fill(r) as i32 + i32::from(r == pos.row as usize);
+        let fill_col = |c: usize| board.col_fill(c) as i32 + i32::from(c == pos.col as usize);
+        let mut dead_line = 0i32;
+        for i in 0..size {
+            dead_line += dead_row[i] * fill_row(i) + dead_col[i] * fill_col(i);
+        }
+        let mut neighbours = [Neighbour::default(); 4];
+        let mut count = 0;
+        for d in NEIGHBOURS {
+            let j = index.wrapping_add_signed(d);
+            if board.at(j) != EMPTY {
+                continue;
+            }
+            // Border cells are outside the board.
+            let (row, col) = (j / STRIDE, j % STRIDE);
+            if row == 0 || col == 0 || row > size || col > size {
+                continue;
+            }
+            let at = Pos::from_index(j);
+            neighbours[count] = Neighbour {
+                mask: a.mask[j],
+                frontier: a.frontier[j],
+                line_share: fill_row(at.row as usize) + fill_col(at.col as usize),
+            };
+            count += 1;
+        }
+        let fr = board.row_fill(pos.row as usize) as f32;
+        let fc = board.col_fill(pos.col as usize) as f32;
+        Placements {
+            eval: self,
+            a,
+            own,
+            neighbours,
+            count,
+            base: Features {
+                homeless: 0,
+                single: 0,
+                flex,
+                dead: dead as u32,
+                dead_line: dead_line as f32 * inv,
+                line: a.line + ((2.0 * fr + 1.0) + (2.0 * fc + 1.0)) * inv * inv,
+                tiles: board.tile_count() + 1,
+                cross: cross(board, Some(pos)),
+            },
+            inv,
+        }
     }
 
     /// The weighted sum of the figures.
@@ -364,98 +432,111 @@ impl Evaluator {
         code: u8,
         counter: u8,
     ) -> f32 {
-        let pos = Pos::from_index(index);
-        let size = board.size();
-        let mut count = a.count;
-        let mut homeless = a.homeless;
-        let mut single = a.single;
-        let mut flex = a.flex;
-        let mut dead = a.dead;
-        let mut dead_row = a.dead_row;
-        let mut dead_col = a.dead_col;
-        let mut change = |mask: u128, add: bool, at: Pos, count: &mut [u8; 128]| {
-            if mask == 0 {
-                let d = if add { 1 } else { -1 };
-                dead += d;
-                dead_row[at.row as usize] += d;
-                dead_col[at.col as usize] += d;
-                return;
-            }
-            let l = self.log[mask.count_ones() as usize];
-            let mut bits = mask;
-            if add {
-                flex += l;
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    match count[k] {
-                        0 => {
-                            homeless -= 1;
-                            single += 1;
-                        }
-                        1 => single -= 1,
-                        _ => {}
-                    }
-                    count[k] += 1;
-                }
-            } else {
-                flex -= l;
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    count[k] -= 1;
-                    match count[k] {
-                        0 => {
-                            homeless += 1;
-                            single -= 1;
-                        }
-                        1 => single += 1,
-                        _ => {}
-                    }
-                }
-            }
-        };
         if board.is_empty() {
             // No coverage to update from: the full pass.
             let mut next = board.clone();
             next.put(index, code);
             return self.value(&next, counter);
         }
-        change(a.mask[index], false, pos, &mut count);
-        let accept = self.masks.accept[code as usize];
-        for d in NEIGHBOURS {
-            let j = index.wrapping_add_signed(d);
-            if board.at(j) != EMPTY {
+        self.placements(a, board, index).value(code, counter)
+    }
+}
+
+/// An empty neighbour of the cell a placement goes on.
+#[derive(Clone, Copy, Default)]
+struct Neighbour {
+    /// Its accepted kinds before the placement (0 if it was not on the frontier).
+    mask: u128,
+    frontier: bool,
+    /// The fills of its row and column after the placement, which a dead cell is charged.
+    line_share: i32,
+}
+
+/// Everything about placements on one cell that does not depend on the tile, so that the
+/// worth of each tile there costs a few bitwise operations ([`Evaluator::placements`]).
+pub struct Placements<'a> {
+    eval: &'a Evaluator,
+    a: &'a Analysis,
+    /// The cell's own accepted kinds, which lose this home.
+    own: u128,
+    neighbours: [Neighbour; 4],
+    count: usize,
+    /// The features after the placement but for the tile's effect on the neighbours (and
+    /// the homeless and single counts).
+    base: Features,
+    inv: f32,
+}
+
+impl Placements<'_> {
+    /// [`Evaluator::value`] after the tile `code` (`W` or regular) goes on the cell.
+    pub fn value(&self, code: u8, counter: u8) -> f32 {
+        let eval = self.eval;
+        let all = eval.masks.all;
+        let accept = eval.masks.accept[code as usize] & all;
+        let log = &eval.log;
+        let mut f = self.base;
+        // Bit-sliced count of the homes each kind loses: the cell, then each frontier
+        // neighbour's kinds the tile rules out (at most 4 in all).
+        let (mut d0, mut d1, mut d2) = (self.own, 0u128, 0u128);
+        let mut gained = 0u32;
+        let mut dead_share = 0i32;
+        for n in &self.neighbours[..self.count] {
+            if !n.frontier {
+                // A new frontier cell, accepting what the tile accepts.
+                gained += 1;
+                f.flex += log[accept.count_ones() as usize];
                 continue;
             }
-            // Border cells are outside the board.
-            let (row, col) = (j / STRIDE, j % STRIDE);
-            if row == 0 || col == 0 || row > size as usize || col > size as usize {
+            if n.mask == 0 {
                 continue;
             }
-            let at = Pos::from_index(j);
-            if a.frontier[j] {
-                change(a.mask[j], false, at, &mut count);
-                change(a.mask[j] & accept, true, at, &mut count);
-            } else {
-                change(self.masks.all & accept, true, at, &mut count);
+            let kept = n.mask & accept;
+            let lost = n.mask & !accept;
+            f.flex += log[kept.count_ones() as usize] - log[n.mask.count_ones() as usize];
+            if kept == 0 {
+                f.dead += 1;
+                dead_share += n.line_share;
             }
+            let carry0 = d0 & lost;
+            d0 ^= lost;
+            let carry1 = d1 & carry0;
+            d1 ^= carry0;
+            d2 |= carry1;
         }
-        let inv = 1.0 / size as f32;
-        let fr = board.row_fill(pos.row as usize) as f32;
-        let fc = board.col_fill(pos.col as usize) as f32;
-        let line = a.line + ((2.0 * fr + 1.0) + (2.0 * fc + 1.0)) * inv * inv;
-        let features = Features {
-            homeless: homeless as u32,
-            single: single as u32,
-            flex,
-            dead: dead as u32,
-            dead_line: self.dead_line(board, &dead_row, &dead_col, pos),
-            line,
-            tiles: board.tile_count() + 1,
-            cross: cross(board, Some(pos)),
+        f.dead_line += dead_share as f32 * self.inv;
+        // Kinds losing exactly v homes, v = 0..=4.
+        let lose = [
+            !d0 & !d1 & !d2,
+            d0 & !d1 & !d2,
+            !d0 & d1 & !d2,
+            d0 & d1 & !d2,
+            d2,
+        ];
+        let level = &self.a.level;
+        // Kinds whose count ends at `target`: count - lost (+ gained, on `accept`) = target.
+        let ending_at = |target: usize| {
+            let mut plain = 0u128;
+            let mut boosted = 0u128;
+            for (v, &set) in lose.iter().enumerate() {
+                if let Some(&l) = level.get(v + target) {
+                    plain |= set & l;
+                }
+                if let Some(&l) = (v + target)
+                    .checked_sub(gained as usize)
+                    .and_then(|c| level.get(c))
+                {
+                    boosted |= set & l;
+                }
+            }
+            if gained == 0 {
+                plain & all
+            } else {
+                (plain & !accept | boosted & accept) & all
+            }
         };
-        self.weigh(&features, counter)
+        f.homeless = ending_at(0).count_ones();
+        f.single = ending_at(1).count_ones();
+        eval.weigh(&f, counter)
     }
 }
 
