@@ -501,35 +501,51 @@ impl Board {
             .any(|&step| self.run(player, slot, step) > 0)
     }
 
-    /// Cells where `player` may move: for each direction, runs of other players' pieces that
-    /// start next to one of `player`'s are grown step by step (bitboard shifts; a shift that
-    /// leaves the board lands on padding, which no set contains), and the empty cell just past a
-    /// run is a move.
+    /// Cells where `player` may move.
     pub fn legal_moves(&self, player: Player) -> Bits {
+        let mut legal = Bits::NONE;
+        self.for_each_capture_run(player, &mut legal);
+        legal
+    }
+
+    /// Calls `runs.run(d, length, moves)` for each direction `d` of [`DIRECTIONS`] in order and
+    /// each run length: `moves` are the empty cells from which a piece of `player` captures
+    /// exactly `length` pieces in direction `d` (the cells `1..=length` steps away). Runs of
+    /// other players' pieces that start next to one of `player`'s are grown step by step
+    /// (bitboard shifts; a shift that leaves the board lands on padding, which no set contains)
+    /// and the empty cell just past a run captures back along it.
+    #[inline]
+    pub fn for_each_capture_run(&self, player: Player, runs: &mut impl CaptureRuns) {
         let own = self.pieces[player as usize];
         let others = self.occupied() - own;
-        let mut moves = Bits::NONE;
-        for k in [1, STRIDE as u32 - 1, STRIDE as u32, STRIDE as u32 + 1] {
-            let mut run = own.shl(k) & others;
-            loop {
-                let grown = run | (run.shl(k) & others);
-                if grown == run {
-                    break;
+        let empty = self.empty;
+        // A move captures towards `step` when its run lies that way: the runs grow from `player`'s
+        // pieces against `step`. Written out so that every shift is by a constant.
+        #[inline(always)]
+        fn flood(own: Bits, others: Bits, empty: Bits, d: usize, runs: &mut impl CaptureRuns) {
+            let step = DIRECTIONS[d];
+            let k = step.unsigned_abs() as u32;
+            let shift = |bits: Bits| if step < 0 { bits.shl(k) } else { bits.shr(k) };
+            let mut run = shift(own) & others;
+            let mut length = 0;
+            while !run.is_empty() {
+                length += 1;
+                let next = shift(run);
+                let moves = next & empty;
+                if !moves.is_empty() {
+                    runs.run(d, length, moves);
                 }
-                run = grown;
+                run = next & others;
             }
-            moves |= run.shl(k) & self.empty;
-            let mut run = own.shr(k) & others;
-            loop {
-                let grown = run | (run.shr(k) & others);
-                if grown == run {
-                    break;
-                }
-                run = grown;
-            }
-            moves |= run.shr(k) & self.empty;
         }
-        moves
+        flood(own, others, empty, 0, runs);
+        flood(own, others, empty, 1, runs);
+        flood(own, others, empty, 2, runs);
+        flood(own, others, empty, 3, runs);
+        flood(own, others, empty, 4, runs);
+        flood(own, others, empty, 5, runs);
+        flood(own, others, empty, 6, runs);
+        flood(own, others, empty, 7, runs);
     }
 
     /// Whether `player` has a legal move.
@@ -573,6 +589,30 @@ impl Board {
         total
     }
 
+    /// Calls `visit` with the cells a move of `player` on `cell` flips along the directions in
+    /// the mask `directions` (bit `d` = [`DIRECTIONS`]`[d]`),
+    /// direction by direction in [`DIRECTIONS`] order, nearest first. Checks nothing: each
+    /// direction must capture, since the walk stops only at `player`'s own piece.
+    #[inline]
+    pub fn for_each_flip_along(
+        &self,
+        player: Player,
+        cell: Cell,
+        mut directions: u8,
+        mut visit: impl FnMut(Cell),
+    ) {
+        let slot = cell.index() + PAD;
+        while directions != 0 {
+            let step = DIRECTIONS[directions.trailing_zeros() as usize];
+            directions &= directions - 1;
+            let mut at = slot.wrapping_add_signed(step);
+            while self.owner[at] != player {
+                visit(Cell::from_index(at - PAD));
+                at = at.wrapping_add_signed(step);
+            }
+        }
+    }
+
     /// Places `player`'s piece on `cell` and flips the captured pieces; returns them. Checks
     /// nothing: `cell` must be legal for `player`.
     pub fn play_unchecked(&mut self, player: Player, cell: Cell) -> Bits {
@@ -595,6 +635,23 @@ impl Board {
         self.empty.remove(cell);
         self.owner[slot] = player;
         flipped
+    }
+
+    /// [`Board::play_unchecked`] when the directions in which the move captures are known
+    /// (a mask as in [`Board::for_each_flip_along`]): only those are walked. Checks nothing.
+    pub fn play_along(&mut self, player: Player, cell: Cell, directions: u8) {
+        let mut flipped = Bits::NONE;
+        self.for_each_flip_along(player, cell, directions, |flip| flipped.insert(flip));
+        for other in 1..=self.players as usize {
+            self.pieces[other] -= flipped;
+        }
+        for flip in flipped {
+            self.owner[flip.index() + PAD] = player;
+        }
+        self.pieces[player as usize] |= flipped;
+        self.pieces[player as usize].insert(cell);
+        self.empty.remove(cell);
+        self.owner[cell.index() + PAD] = player;
     }
 
     /// [`Board::play_unchecked`] after checking that the move is legal.
@@ -632,6 +689,23 @@ impl Board {
             }
         }
         None
+    }
+}
+
+/// Receives the runs of [`Board::for_each_capture_run`]: a trait rather than a closure so that
+/// an implementation can insist on being inlined into each of the eight unrolled directions
+/// (a closure called from eight places is not, and the calls cost about a fifth of a choice).
+pub trait CaptureRuns {
+    /// The moves that capture exactly `length` pieces in direction `direction` (an index into
+    /// [`DIRECTIONS`]).
+    fn run(&mut self, direction: usize, length: u32, moves: Bits);
+}
+
+/// Collects the legal moves.
+impl CaptureRuns for Bits {
+    #[inline(always)]
+    fn run(&mut self, _: usize, _: u32, moves: Bits) {
+        *self |= moves;
     }
 }
 
