@@ -513,14 +513,15 @@ impl Board {
     /// exactly `length` pieces in direction `d` (the cells `1..=length` steps away). Runs of
     /// other players' pieces that start next to one of `player`'s are grown step by step
     /// (bitboard shifts; a shift that leaves the board lands on padding, which no set contains)
-    /// and the empty cell just past a run captures back along it.
+    /// and the empty cell just past a run captures back along it. Stops early when
+    /// [`CaptureRuns::done`] says so.
     #[inline]
     pub fn for_each_capture_run(&self, player: Player, runs: &mut impl CaptureRuns) {
         let own = self.pieces[player as usize];
         let others = self.occupied() - own;
         let empty = self.empty;
         // A move captures towards `step` when its run lies that way: the runs grow from `player`'s
-        // pieces against `step`. Written out so that every shift is by a constant.
+        // pieces against `step`.
         #[inline(always)]
         fn flood(own: Bits, others: Bits, empty: Bits, d: usize, runs: &mut impl CaptureRuns) {
             let step = DIRECTIONS[d];
@@ -538,19 +539,23 @@ impl Board {
                 run = next & others;
             }
         }
-        flood(own, others, empty, 0, runs);
-        flood(own, others, empty, 1, runs);
-        flood(own, others, empty, 2, runs);
-        flood(own, others, empty, 3, runs);
-        flood(own, others, empty, 4, runs);
-        flood(own, others, empty, 5, runs);
-        flood(own, others, empty, 6, runs);
-        flood(own, others, empty, 7, runs);
+        // (A macro, not a loop: the constant direction makes every shift a constant one.)
+        macro_rules! directions {
+            ($($d:literal)*) => {$(
+                flood(own, others, empty, $d, runs);
+                if runs.done() {
+                    return;
+                }
+            )*};
+        }
+        directions!(0 1 2 3 4 5 6 7);
     }
 
-    /// Whether `player` has a legal move.
+    /// Whether `player` has a legal move (the runs stop at the first direction with one).
     pub fn has_move(&self, player: Player) -> bool {
-        !self.legal_moves(player).is_empty()
+        let mut found = AnyMove(false);
+        self.for_each_capture_run(player, &mut found);
+        found.0
     }
 
     /// The pieces a move of `player` on the empty `cell` flips (empty when it is not legal).
@@ -699,6 +704,27 @@ pub trait CaptureRuns {
     /// The moves that capture exactly `length` pieces in direction `direction` (an index into
     /// [`DIRECTIONS`]).
     fn run(&mut self, direction: usize, length: u32, moves: Bits);
+
+    /// Whether the remaining directions may be skipped (checked after each direction).
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Whether any move exists.
+struct AnyMove(bool);
+
+impl CaptureRuns for AnyMove {
+    #[inline(always)]
+    fn run(&mut self, _: usize, _: u32, _: Bits) {
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
+    }
 }
 
 /// Collects the legal moves.
@@ -777,6 +803,16 @@ impl State {
         let flipped = self.board.play_unchecked(player, cell);
         self.after_move(player);
         flipped
+    }
+
+    /// Lets the mover play through `play`, which must make a legal move of that player on the
+    /// board (as [`strategy::choose_and_play`](crate::strategy::choose_and_play) does) and return
+    /// it; then passes the turn on.
+    pub fn play_by(&mut self, play: impl FnOnce(&mut Board, Player) -> Cell) -> Cell {
+        let player = self.to_move.expect("the game is not over");
+        let cell = play(&mut self.board, player);
+        self.after_move(player);
+        cell
     }
 
     #[inline]
