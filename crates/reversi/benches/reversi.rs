@@ -1,6 +1,9 @@
 //! The hot operations: legal moves, the opponents' move choice, whole GA games, a whole case's
-//! generation (the genetic algorithm) and the AI's beam search. Short measurements: the bench
-//! runs on a small shared machine.
+//! generation (the genetic algorithm) and the AI's beam search. The choice, the games and the
+//! generation are each measured twice in one run, by the fast path and by the plain rule
+//! (`strategy::plain`, the reference it is tested against), so that the ratio is not at the
+//! mercy of the load of another moment. Short measurements: the bench runs on a small shared
+//! machine.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -8,7 +11,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use marathon_core::rng::FastRng;
 use marathon_reversi::ai::search::beam_search;
-use marathon_reversi::generator::{self, play_game};
+use marathon_reversi::generator::{self, play_game_with};
 use marathon_reversi::rules::State;
 use marathon_reversi::strategy::{self, Weights};
 
@@ -54,8 +57,11 @@ fn moves(c: &mut Criterion) {
     group.bench_function("legal_moves", |b| {
         b.iter(|| black_box(&state.board).legal_moves(player))
     });
-    group.bench_function("opponent_choice", |b| {
+    group.bench_function("opponent_choice/fast", |b| {
         b.iter(|| strategy::choose(black_box(&state.board), player, &strategies[0]))
+    });
+    group.bench_function("opponent_choice/plain", |b| {
+        b.iter(|| strategy::plain::choose(black_box(&state.board), player, &strategies[0]))
     });
     group.finish();
 }
@@ -70,8 +76,11 @@ fn games(c: &mut Criterion) {
             .map(|_| random_weights(size, &mut rng))
             .collect();
         let refs: Vec<&Weights> = strategies.iter().collect();
-        group.bench_function(format!("{size}x{size}"), |b| {
-            b.iter(|| play_game(size, black_box(&refs)))
+        group.bench_function(format!("{size}x{size}/fast"), |b| {
+            b.iter(|| play_game_with(size, black_box(&refs), strategy::choose_and_play))
+        });
+        group.bench_function(format!("{size}x{size}/plain"), |b| {
+            b.iter(|| play_game_with(size, black_box(&refs), strategy::plain::choose_and_play))
         });
     }
     group.finish();
@@ -80,10 +89,14 @@ fn games(c: &mut Criterion) {
 fn generation(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate_case");
     group.sample_size(10);
-    // Seed 1 is 7x7, seed 11 is 12x12.
-    for seed in [1u64, 11] {
-        group.bench_function(format!("seed_{seed}"), |b| {
+    // Seed 1 is 7x7 (3 players, 51 generations), seed 24 is 12x12 (4 players, 64 generations;
+    // up to 100 are drawn).
+    for seed in [1u64, 24] {
+        group.bench_function(format!("seed_{seed}/fast"), |b| {
             b.iter(|| generator::generate(black_box(seed)))
+        });
+        group.bench_function(format!("seed_{seed}/plain"), |b| {
+            b.iter(|| generator::generate_with(black_box(seed), strategy::plain::choose_and_play))
         });
     }
     group.finish();

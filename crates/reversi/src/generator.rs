@@ -5,9 +5,9 @@
 //! RULES.md fixes the algorithm; where it leaves the order of the draws open, the functions
 //! below define it (each says which choice it makes):
 //! [`case_size`], [`random_population`], [`draw_generations`], [`draw_seats`], [`game_points`],
-//! [`draw_parent`], [`draw_child`], [`draw_opponents`]. Games consume no randomness (the
+//! [`draw_parent`], [`ChildDraws`], [`draw_opponents`]. Games consume no randomness (the
 //! strategies are deterministic), so a generation's 100 games are played in parallel after
-//! their seats are drawn.
+//! their seats are drawn, and the draws of the next generation are made meanwhile.
 
 use marathon_core::rng::JavaSecureRandom;
 use rayon::prelude::*;
@@ -74,10 +74,15 @@ pub fn size_of(seed: u64) -> usize {
 
 /// The whole case for `seed`, read as Java's `long` (same bit pattern).
 pub fn generate(seed: u64) -> ReversiCase {
+    generate_with(seed, strategy::choose_and_play)
+}
+
+/// [`generate`] with the games' players moving by `mover`.
+pub fn generate_with(seed: u64, mover: impl Mover) -> ReversiCase {
     let mut rng = JavaSecureRandom::new(seed as i64);
     let size = case_size(seed, &mut rng);
     let players = players_for_size(size);
-    let population = evolve(size, &mut rng);
+    let population = evolve_with(size, &mut rng, mover);
     let opponents = draw_opponents(players, &mut rng)
         .into_iter()
         .map(|i| population[i].clone())
@@ -127,20 +132,27 @@ pub fn draw_seats(players: usize, rng: &mut JavaSecureRandom) -> Vec<usize> {
     seats
 }
 
+/// How a computer player moves in the generator's games: [`strategy::choose_and_play`], or
+/// [`strategy::plain::choose_and_play`] to check or bench the generation against the plain rule.
+pub trait Mover: Fn(&mut Board, Player, &Weights) -> Option<Cell> + Sync {}
+impl<F: Fn(&mut Board, Player, &Weights) -> Option<Cell> + Sync> Mover for F {}
+
 /// Plays a whole game between `strategies` (seat `i` is player `i + 1`); returns the final
 /// piece counts by seat.
 pub fn play_game(size: usize, strategies: &[&Weights]) -> Vec<u32> {
+    play_game_with(size, strategies, strategy::choose_and_play)
+}
+
+/// [`play_game`] with the players moving by `mover`.
+pub fn play_game_with(size: usize, strategies: &[&Weights], mover: impl Mover) -> Vec<u32> {
     let mut board = Board::start(size);
     let players = strategies.len() as Player;
     let mut player: Player = 1;
     // Players in a row found without a move; the game ends when all of them are.
     let mut stuck = 0;
     while stuck < players {
-        match strategy::choose(&board, player, strategies[player as usize - 1]) {
-            Some(cell) => {
-                board.play_unchecked(player, cell);
-                stuck = 0;
-            }
+        match mover(&mut board, player, strategies[player as usize - 1]) {
+            Some(_) => stuck = 0,
             None => stuck += 1,
         }
         player = board.next_player(player);
@@ -168,14 +180,19 @@ pub fn game_points(counts: &[u32]) -> Vec<f64> {
 }
 
 /// One parent, with probability proportional to `points`: `r = nextDouble() * total`, then the
-/// first strategy whose running sum of points (index order) exceeds `r`; `nextInt(100)` if
-/// every strategy has 0 points.
+/// first strategy whose running sum of points (index order) exceeds `r` ([`pick_parent`]);
+/// `nextInt(100)` if every strategy has 0 points.
 pub fn draw_parent(points: &[f64], rng: &mut JavaSecureRandom) -> usize {
-    let total: f64 = points.iter().sum();
-    if total <= 0.0 {
+    if points.iter().sum::<f64>() <= 0.0 {
         return rng.next_int(points.len() as i32) as usize;
     }
-    let r = rng.next_double() * total;
+    pick_parent(points, rng.next_double())
+}
+
+/// The parent that the draw `u` (a `nextDouble()`) picks when some strategy has points.
+pub fn pick_parent(points: &[f64], u: f64) -> usize {
+    let total: f64 = points.iter().sum();
+    let r = u * total;
     let mut running = 0.0;
     let mut last_scoring = 0;
     for (i, &p) in points.iter().enumerate() {
@@ -191,29 +208,52 @@ pub fn draw_parent(points: &[f64], rng: &mut JavaSecureRandom) -> usize {
     last_scoring
 }
 
-/// One child: parents `a` then `b` drawn by [`draw_parent`] (they may coincide), then each cell
-/// in row-major order takes `a`'s weight if `nextBoolean()` else `b`'s, plus
-/// `nextDouble() - 0.5`.
-pub fn draw_child(
-    size: usize,
-    parents: &[Weights],
-    points: &[f64],
-    rng: &mut JavaSecureRandom,
-) -> Weights {
-    let a = &parents[draw_parent(points, rng)];
-    let b = &parents[draw_parent(points, rng)];
-    let mut child = Weights::default();
-    for cell in board_cells(size) {
-        let from = if rng.next_boolean() { a } else { b };
-        child.set(cell, from.get(cell) + (rng.next_double() - 0.5));
+/// The draws that make one child, taken before its parents' points are known: `nextDouble()`
+/// for parent `a` then for parent `b` ([`pick_parent`]; they may coincide), then for each cell
+/// in row-major order `nextBoolean()` (take `a`'s weight, else `b`'s) and `nextDouble()` (plus
+/// `nextDouble() - 0.5`).
+///
+/// Every game hands out all of its points, so after a generation's games some strategy has
+/// points and [`draw_parent`] always takes a `nextDouble()`: the stream does not depend on how
+/// the games went, and the draws can be made while they are played.
+#[derive(Clone, Debug)]
+pub struct ChildDraws {
+    parents: [f64; 2],
+    cells: Vec<(bool, f64)>,
+}
+
+impl ChildDraws {
+    pub fn draw(size: usize, rng: &mut JavaSecureRandom) -> Self {
+        let parents = [rng.next_double(), rng.next_double()];
+        let cells = board_cells(size)
+            .map(|_| (rng.next_boolean(), rng.next_double()))
+            .collect();
+        ChildDraws { parents, cells }
     }
-    child
+
+    /// The child of `parents` given their `points` (some must be positive).
+    pub fn child(&self, size: usize, parents: &[Weights], points: &[f64]) -> Weights {
+        let a = &parents[pick_parent(points, self.parents[0])];
+        let b = &parents[pick_parent(points, self.parents[1])];
+        let mut child = Weights::default();
+        for (cell, &(take_a, noise)) in board_cells(size).zip(&self.cells) {
+            let from = if take_a { a } else { b };
+            child.set(cell, from.get(cell) + (noise - 0.5));
+        }
+        child
+    }
 }
 
 /// The last population of the genetic algorithm (RULES.md), continuing `rng` after the size:
 /// [`random_population`], [`draw_generations`], then per generation the seats of its 100
-/// games ([`draw_seats`]), their points ([`game_points`]), and 100 children ([`draw_child`]).
+/// games ([`draw_seats`]), the draws of its 100 children ([`ChildDraws`], made while the
+/// games are played), the games' points ([`game_points`]) and the children.
 pub fn evolve(size: usize, rng: &mut JavaSecureRandom) -> Vec<Weights> {
+    evolve_with(size, rng, strategy::choose_and_play)
+}
+
+/// [`evolve`] with the games' players moving by `mover`.
+pub fn evolve_with(size: usize, rng: &mut JavaSecureRandom, mover: impl Mover) -> Vec<Weights> {
     let players = players_for_size(size);
     let mut population = random_population(size, rng);
     let generations = draw_generations(rng);
@@ -221,21 +261,32 @@ pub fn evolve(size: usize, rng: &mut JavaSecureRandom) -> Vec<Weights> {
         let games: Vec<Vec<usize>> = (0..GAMES_PER_GENERATION)
             .map(|_| draw_seats(players, rng))
             .collect();
-        let results: Vec<Vec<u32>> = games
-            .par_iter()
-            .map(|seats| {
-                let strategies: Vec<&Weights> = seats.iter().map(|&s| &population[s]).collect();
-                play_game(size, &strategies)
-            })
-            .collect();
+        let (results, draws): (Vec<Vec<u32>>, Vec<ChildDraws>) = rayon::join(
+            || {
+                games
+                    .par_iter()
+                    .map(|seats| {
+                        let strategies: Vec<&Weights> =
+                            seats.iter().map(|&s| &population[s]).collect();
+                        play_game_with(size, &strategies, &mover)
+                    })
+                    .collect()
+            },
+            || {
+                (0..POPULATION)
+                    .map(|_| ChildDraws::draw(size, rng))
+                    .collect()
+            },
+        );
         let mut points = vec![0.0; POPULATION];
         for (seats, counts) in games.iter().zip(&results) {
             for (&seat, gained) in seats.iter().zip(game_points(counts)) {
                 points[seat] += gained;
             }
         }
-        population = (0..POPULATION)
-            .map(|_| draw_child(size, &population, &points, rng))
+        population = draws
+            .iter()
+            .map(|draw| draw.child(size, &population, &points))
             .collect();
     }
     population

@@ -501,40 +501,61 @@ impl Board {
             .any(|&step| self.run(player, slot, step) > 0)
     }
 
-    /// Cells where `player` may move: for each direction, runs of other players' pieces that
-    /// start next to one of `player`'s are grown step by step (bitboard shifts; a shift that
-    /// leaves the board lands on padding, which no set contains), and the empty cell just past a
-    /// run is a move.
+    /// Cells where `player` may move.
     pub fn legal_moves(&self, player: Player) -> Bits {
-        let own = self.pieces[player as usize];
-        let others = self.occupied() - own;
-        let mut moves = Bits::NONE;
-        for k in [1, STRIDE as u32 - 1, STRIDE as u32, STRIDE as u32 + 1] {
-            let mut run = own.shl(k) & others;
-            loop {
-                let grown = run | (run.shl(k) & others);
-                if grown == run {
-                    break;
-                }
-                run = grown;
-            }
-            moves |= run.shl(k) & self.empty;
-            let mut run = own.shr(k) & others;
-            loop {
-                let grown = run | (run.shr(k) & others);
-                if grown == run {
-                    break;
-                }
-                run = grown;
-            }
-            moves |= run.shr(k) & self.empty;
-        }
-        moves
+        let mut legal = Bits::NONE;
+        self.for_each_capture_run(player, &mut legal);
+        legal
     }
 
-    /// Whether `player` has a legal move.
+    /// Calls `runs.run(d, length, moves)` for each direction `d` of [`DIRECTIONS`] in order and
+    /// each run length: `moves` are the empty cells from which a piece of `player` captures
+    /// exactly `length` pieces in direction `d` (the cells `1..=length` steps away). Runs of
+    /// other players' pieces that start next to one of `player`'s are grown step by step
+    /// (bitboard shifts; a shift that leaves the board lands on padding, which no set contains)
+    /// and the empty cell just past a run captures back along it. Stops early when
+    /// [`CaptureRuns::done`] says so.
+    #[inline]
+    pub fn for_each_capture_run(&self, player: Player, runs: &mut impl CaptureRuns) {
+        let own = self.pieces[player as usize];
+        let others = self.occupied() - own;
+        let empty = self.empty;
+        // A move captures towards `step` when its run lies that way: the runs grow from `player`'s
+        // pieces against `step`.
+        #[inline(always)]
+        fn flood(own: Bits, others: Bits, empty: Bits, d: usize, runs: &mut impl CaptureRuns) {
+            let step = DIRECTIONS[d];
+            let k = step.unsigned_abs() as u32;
+            let shift = |bits: Bits| if step < 0 { bits.shl(k) } else { bits.shr(k) };
+            let mut run = shift(own) & others;
+            let mut length = 0;
+            while !run.is_empty() {
+                length += 1;
+                let next = shift(run);
+                let moves = next & empty;
+                if !moves.is_empty() {
+                    runs.run(d, length, moves);
+                }
+                run = next & others;
+            }
+        }
+        // (A macro, not a loop: the constant direction makes every shift a constant one.)
+        macro_rules! directions {
+            ($($d:literal)*) => {$(
+                flood(own, others, empty, $d, runs);
+                if runs.done() {
+                    return;
+                }
+            )*};
+        }
+        directions!(0 1 2 3 4 5 6 7);
+    }
+
+    /// Whether `player` has a legal move (the runs stop at the first direction with one).
     pub fn has_move(&self, player: Player) -> bool {
-        !self.legal_moves(player).is_empty()
+        let mut found = AnyMove(false);
+        self.for_each_capture_run(player, &mut found);
+        found.0
     }
 
     /// The pieces a move of `player` on the empty `cell` flips (empty when it is not legal).
@@ -573,6 +594,30 @@ impl Board {
         total
     }
 
+    /// Calls `visit` with the cells a move of `player` on `cell` flips along the directions in
+    /// the mask `directions` (bit `d` = [`DIRECTIONS`]`[d]`),
+    /// direction by direction in [`DIRECTIONS`] order, nearest first. Checks nothing: each
+    /// direction must capture, since the walk stops only at `player`'s own piece.
+    #[inline]
+    pub fn for_each_flip_along(
+        &self,
+        player: Player,
+        cell: Cell,
+        mut directions: u8,
+        mut visit: impl FnMut(Cell),
+    ) {
+        let slot = cell.index() + PAD;
+        while directions != 0 {
+            let step = DIRECTIONS[directions.trailing_zeros() as usize];
+            directions &= directions - 1;
+            let mut at = slot.wrapping_add_signed(step);
+            while self.owner[at] != player {
+                visit(Cell::from_index(at - PAD));
+                at = at.wrapping_add_signed(step);
+            }
+        }
+    }
+
     /// Places `player`'s piece on `cell` and flips the captured pieces; returns them. Checks
     /// nothing: `cell` must be legal for `player`.
     pub fn play_unchecked(&mut self, player: Player, cell: Cell) -> Bits {
@@ -595,6 +640,23 @@ impl Board {
         self.empty.remove(cell);
         self.owner[slot] = player;
         flipped
+    }
+
+    /// [`Board::play_unchecked`] when the directions in which the move captures are known
+    /// (a mask as in [`Board::for_each_flip_along`]): only those are walked. Checks nothing.
+    pub fn play_along(&mut self, player: Player, cell: Cell, directions: u8) {
+        let mut flipped = Bits::NONE;
+        self.for_each_flip_along(player, cell, directions, |flip| flipped.insert(flip));
+        for other in 1..=self.players as usize {
+            self.pieces[other] -= flipped;
+        }
+        for flip in flipped {
+            self.owner[flip.index() + PAD] = player;
+        }
+        self.pieces[player as usize] |= flipped;
+        self.pieces[player as usize].insert(cell);
+        self.empty.remove(cell);
+        self.owner[cell.index() + PAD] = player;
     }
 
     /// [`Board::play_unchecked`] after checking that the move is legal.
@@ -632,6 +694,44 @@ impl Board {
             }
         }
         None
+    }
+}
+
+/// Receives the runs of [`Board::for_each_capture_run`]: a trait rather than a closure so that
+/// an implementation can insist on being inlined into each of the eight unrolled directions
+/// (a closure called from eight places is not, and the calls cost about a fifth of a choice).
+pub trait CaptureRuns {
+    /// The moves that capture exactly `length` pieces in direction `direction` (an index into
+    /// [`DIRECTIONS`]).
+    fn run(&mut self, direction: usize, length: u32, moves: Bits);
+
+    /// Whether the remaining directions may be skipped (checked after each direction).
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Whether any move exists.
+struct AnyMove(bool);
+
+impl CaptureRuns for AnyMove {
+    #[inline(always)]
+    fn run(&mut self, _: usize, _: u32, _: Bits) {
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
+    }
+}
+
+/// Collects the legal moves.
+impl CaptureRuns for Bits {
+    #[inline(always)]
+    fn run(&mut self, _: usize, _: u32, moves: Bits) {
+        *self |= moves;
     }
 }
 
@@ -703,6 +803,16 @@ impl State {
         let flipped = self.board.play_unchecked(player, cell);
         self.after_move(player);
         flipped
+    }
+
+    /// Lets the mover play through `play`, which must make a legal move of that player on the
+    /// board (as [`strategy::choose_and_play`](crate::strategy::choose_and_play) does) and return
+    /// it; then passes the turn on.
+    pub fn play_by(&mut self, play: impl FnOnce(&mut Board, Player) -> Cell) -> Cell {
+        let player = self.to_move.expect("the game is not over");
+        let cell = play(&mut self.board, player);
+        self.after_move(player);
+        cell
     }
 
     #[inline]

@@ -7,7 +7,7 @@ use marathon_reversi::generator::{
     self, POPULATION, draw_parent, draw_seats, game_points, play_game, random_population,
 };
 use marathon_reversi::rules::{Cell, players_for_size};
-use marathon_reversi::strategy::Weights;
+use marathon_reversi::strategy::{self, Weights};
 
 #[test]
 fn example_seeds_have_the_statements_sizes_and_others_draw_one() {
@@ -108,6 +108,15 @@ fn cases_match_the_recorded_golden_values() {
         checked += 1;
     }
     assert!(checked >= 6);
+}
+
+#[test]
+fn the_fast_generation_deals_the_cases_of_the_plain_rule() {
+    for seed in [1, 3] {
+        let fast = generator::generate(seed);
+        let plain = generator::generate_with(seed, strategy::plain::choose_and_play);
+        assert_eq!(fast.opponents, plain.opponents, "seed {seed}");
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Properties over random games, checked against naive reference code (walking each of the 8
-//! directions cell by cell on a plain grid), and the built-in players never choosing an
-//! illegal move.
+//! directions cell by cell on a plain grid; the opponents' choice written plainly), and the
+//! built-in players never choosing an illegal move.
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +8,7 @@ use marathon_core::rng::FastRng;
 use marathon_reversi::ai::{Clock, PLAYERS, new_player};
 use marathon_reversi::protocol::{format_observation, parse_observation};
 use marathon_reversi::rules::{Bits, Board, Cell, State};
+use marathon_reversi::strategy::{self, Weights};
 use proptest::prelude::*;
 
 /// The flips of `player` at (`row`, `col`) by walking a grid.
@@ -57,8 +58,47 @@ fn random_game(size: usize, seed: u64, turns: u32) -> State {
     state
 }
 
+/// Weights of one of three kinds: `kind` 0 uniform in [-50, 50) as the GA starts; 1 small
+/// integers, so that values tie exactly and sums cancel to 0 (NaN, infinities); 2 all zero but
+/// a few cells (most values NaN).
+fn random_weights(size: usize, kind: u8, rng: &mut FastRng) -> Weights {
+    let mut w = Weights::default();
+    for row in 0..size {
+        for col in 0..size {
+            let x = match kind {
+                0 => rng.next_f64() * 100.0 - 50.0,
+                1 => rng.below(5) as f64 - 2.0,
+                _ if rng.below(10) == 0 => rng.below(3) as f64 - 1.0,
+                _ => 0.0,
+            };
+            w.set(Cell::new(row, col), x);
+        }
+    }
+    w
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn the_fast_choice_plays_as_the_plain_rule(
+        size in 7usize..=12,
+        seed in any::<u64>(),
+        turns in 0u32..150,
+        kind in 0u8..3,
+    ) {
+        let state = random_game(size, seed, turns);
+        let mut rng = FastRng::new(seed ^ 0x5eed);
+        for player in 1..=state.board.players() as u8 {
+            let weights = random_weights(size, kind, &mut rng);
+            let plain = strategy::plain::choose(&state.board, player, &weights);
+            prop_assert_eq!(strategy::choose(&state.board, player, &weights), plain);
+            let (mut fast_board, mut plain_board) = (state.board.clone(), state.board.clone());
+            prop_assert_eq!(strategy::choose_and_play(&mut fast_board, player, &weights), plain);
+            strategy::plain::choose_and_play(&mut plain_board, player, &weights);
+            prop_assert_eq!(fast_board, plain_board);
+        }
+    }
 
     #[test]
     fn legal_moves_and_flips_match_the_naive_walk(

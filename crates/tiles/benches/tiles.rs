@@ -62,6 +62,18 @@ fn benches(c: &mut Criterion) {
     c.bench_function("incremental evaluation of one placement", |b| {
         b.iter(|| black_box(eval.placed_value(&analysis, &board, black_box(cell.0), code, 1)))
     });
+    c.bench_function("incremental evaluation of every kind on one cell", |b| {
+        b.iter(|| {
+            let placements = eval.placements(&analysis, &board, black_box(cell.0));
+            let mut best = f32::NEG_INFINITY;
+            for kind in 0..params.kinds() as u8 {
+                if cell.1 >> kind & 1 == 1 {
+                    best = best.max(placements.value(REGULAR_BASE + kind, 1));
+                }
+            }
+            black_box(best)
+        })
+    });
     for effort in [1u64, 4] {
         c.bench_function(&format!("ai decision, effort {effort}"), |b| {
             let mut player = SearchPlayer::new(params, tuned_weights(params), Some(effort));

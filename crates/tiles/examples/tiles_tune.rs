@@ -3,16 +3,18 @@
 //! from `marathon play tiles`.
 //!
 //! cargo run --release -p marathon-tiles --example tiles_tune -- SEEDS [effort=N] [time=SECONDS]
-//!     [n=N,...] [WEIGHT=x ...]   (WEIGHT: any field of `Weights`, e.g. homeless=60)
+//!     [n=N,...] [s=S,...] [per_seed=1] [trace=MOVES] [explain=FROM-TO] [WEIGHT=x ...]
+//!     (WEIGHT: any field of `Weights`, e.g. homeless=60)
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use marathon_core::parse_seed_set;
+use marathon_tiles::ai::eval::{Evaluator, Features};
 use marathon_tiles::ai::search::{SearchPlayer, tuned_weights};
 use marathon_tiles::ai::{Clock, Player, Weights};
 use marathon_tiles::generator::TilesCase;
-use marathon_tiles::rules::{MAX_MOVES, Move, State};
+use marathon_tiles::rules::{MAX_MOVES, Move, Params, State, Tile};
 use rayon::prelude::*;
 
 struct Settings {
@@ -21,6 +23,10 @@ struct Settings {
     overrides: Vec<(String, f32)>,
     /// Print the board every this many moves and at the end (0: never).
     trace: u32,
+    /// Print one line per game.
+    per_seed: bool,
+    /// Moves whose candidates are printed with their one-ply worth and features.
+    explain: std::ops::Range<u32>,
 }
 
 fn main() {
@@ -31,15 +37,24 @@ fn main() {
         time_limit: Duration::from_secs(20),
         overrides: Vec::new(),
         trace: 0,
+        per_seed: false,
+        explain: 0..0,
     };
     let mut only_n: Vec<u8> = Vec::new();
+    let mut only_s: Vec<u8> = Vec::new();
     for arg in &args[1.min(args.len())..] {
         let (key, value) = arg.split_once('=').expect("key=value");
         match key {
             "effort" => settings.effort = Some(value.parse().expect("effort")),
             "time" => settings.time_limit = Duration::from_secs_f32(value.parse().expect("time")),
             "trace" => settings.trace = value.parse().expect("trace"),
+            "per_seed" => settings.per_seed = value == "1",
+            "explain" => {
+                let (from, to) = value.split_once('-').expect("explain=FROM-TO");
+                settings.explain = from.parse().expect("from")..to.parse().expect("to");
+            }
             "n" => only_n = value.split(',').map(|v| v.parse().expect("n")).collect(),
+            "s" => only_s = value.split(',').map(|v| v.parse().expect("s")).collect(),
             _ => settings
                 .overrides
                 .push((key.to_string(), value.parse().expect("a number"))),
@@ -47,39 +62,57 @@ fn main() {
     }
     let seeds: Vec<u64> = seeds
         .into_iter()
-        .filter(|&s| only_n.is_empty() || only_n.contains(&TilesCase::new(s).params.n))
+        .filter(|&seed| {
+            let params = TilesCase::new(seed).params;
+            (only_n.is_empty() || only_n.contains(&params.n))
+                && (only_s.is_empty() || only_s.contains(&params.s))
+        })
         .collect();
     let started = Instant::now();
-    let results: Vec<(u8, u32, u32, f64, u32, u32)> = seeds
+    let results: Vec<Game> = seeds
         .par_iter()
         .map(|&seed| play(&settings, seed))
         .collect();
-    let mut by_n: BTreeMap<u8, Vec<Game>> = BTreeMap::new();
-    for &(n, score, moves, _, singles, doubles) in &results {
-        by_n.entry(n).or_default().push(Game {
-            score,
-            moves,
-            singles,
-            doubles,
-        });
+    let mut by_n: BTreeMap<u8, Vec<&Game>> = BTreeMap::new();
+    for game in &results {
+        if settings.per_seed {
+            println!(
+                "seed {:4} N={:2} S={:2} D={} score {:6} moves {:5} clears {:4}+{:3} \
+                 discards {:4} forced {:4}",
+                game.seed,
+                game.params.n,
+                game.params.s,
+                game.params.d,
+                game.score,
+                game.moves,
+                game.singles,
+                game.doubles,
+                game.discards,
+                game.forced
+            );
+        }
+        by_n.entry(game.params.n).or_default().push(game);
     }
-    let line = |games: &[Game]| {
+    let line = |games: &[&Game]| {
         let count = games.len() as f64;
         let mean = |f: fn(&Game) -> u32| games.iter().map(|g| f(g) as f64).sum::<f64>() / count;
         let full = games.iter().filter(|g| g.moves >= MAX_MOVES).count();
         format!(
-            "{:8.1} ({full:2} of {:2} at 10k), clears {:6.1} single {:5.1} double",
+            "{:8.1} ({full:3} of {:3} at 10k), clears {:6.1} single {:5.1} double, \
+             discards {:6.1} ({:6.1} forced)",
             mean(|g| g.score),
             games.len(),
             mean(|g| g.singles),
-            mean(|g| g.doubles)
+            mean(|g| g.doubles),
+            mean(|g| g.discards),
+            mean(|g| g.forced)
         )
     };
     for (n, games) in &by_n {
         println!("N={n:2}: {}", line(games));
     }
-    let all: Vec<Game> = by_n.into_values().flatten().collect();
-    let max_time = results.iter().map(|r| r.3).fold(0.0, f64::max);
+    let all: Vec<&Game> = by_n.into_values().flatten().collect();
+    let max_time = results.iter().map(|g| g.seconds).fold(0.0, f64::max);
     println!(
         "all : {}  effort={:?} {:?}  max time {max_time:.2}s, wall {:.1}s",
         line(&all),
@@ -90,10 +123,16 @@ fn main() {
 }
 
 struct Game {
+    seed: u64,
+    params: Params,
     score: u32,
     moves: u32,
     singles: u32,
     doubles: u32,
+    /// Discards in all, and those made because the tile fitted nowhere.
+    discards: u32,
+    forced: u32,
+    seconds: f64,
 }
 
 fn set(weights: &mut Weights, key: &str, value: f32) {
@@ -105,6 +144,7 @@ fn set(weights: &mut Weights, key: &str, value: f32) {
         "dead_line" => &mut weights.dead_line,
         "line" => &mut weights.line,
         "crowd" => &mut weights.crowd,
+        "cross" => &mut weights.cross,
         "counter" => &mut weights.counter,
         "death" => &mut weights.death,
         "discard" => &mut weights.discard,
@@ -113,7 +153,7 @@ fn set(weights: &mut Weights, key: &str, value: f32) {
     *field = value;
 }
 
-fn play(settings: &Settings, seed: u64) -> (u8, u32, u32, f64, u32, u32) {
+fn play(settings: &Settings, seed: u64) -> Game {
     let mut case = TilesCase::new(seed);
     let params = case.params;
     let mut weights = tuned_weights(params);
@@ -123,6 +163,7 @@ fn play(settings: &Settings, seed: u64) -> (u8, u32, u32, f64, u32, u32) {
     let mut player = SearchPlayer::new(params, weights, settings.effort);
     let mut state = State::new(params);
     let mut used = Duration::ZERO;
+    let (mut discards, mut forced) = (0, 0);
     while !state.is_over() {
         let tile = case.next_tile(state.board.is_empty());
         let clock = Clock {
@@ -132,6 +173,9 @@ fn play(settings: &Settings, seed: u64) -> (u8, u32, u32, f64, u32, u32) {
         };
         let mv = player.choose(&state, tile, &clock);
         used += clock.started.elapsed();
+        if settings.explain.contains(&state.moves) {
+            explain(&state, tile, mv, &weights);
+        }
         if settings.trace > 0 && (state.moves.is_multiple_of(settings.trace) || mv == Move::GiveUp)
         {
             println!(
@@ -145,14 +189,47 @@ fn play(settings: &Settings, seed: u64) -> (u8, u32, u32, f64, u32, u32) {
         if mv == Move::GiveUp {
             break;
         }
+        if mv == Move::Discard {
+            discards += 1;
+            forced += u32::from(state.legal_moves(tile).len() == 1);
+        }
         state.play(tile, mv).expect("a legal move");
     }
-    (
-        params.n,
-        state.score(),
-        state.moves,
-        used.as_secs_f64(),
-        state.single_clears,
-        state.double_clears,
-    )
+    Game {
+        seed,
+        params,
+        score: state.score(),
+        moves: state.moves,
+        singles: state.single_clears,
+        doubles: state.double_clears,
+        discards,
+        forced,
+        seconds: used.as_secs_f64(),
+    }
+}
+
+/// Prints the board, the tile, the move chosen and the best one-ply candidates with their
+/// features, to see why the player prefers what it does.
+fn explain(state: &State, tile: Tile, chosen: Move, weights: &Weights) {
+    let eval = Evaluator::new(state.params, *weights);
+    let mut rows: Vec<(f32, Move, Features, u8)> = state
+        .legal_moves(tile)
+        .into_iter()
+        .map(|mv| {
+            let mut next = state.clone();
+            let before = next.score();
+            next.play(tile, mv).expect("legal");
+            let points = (next.score() - before) as f32;
+            let worth = points + eval.value(&next.board, next.counter);
+            (worth, mv, eval.features(&next.board), next.counter)
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(
+        "move {} counter {} tile {tile:?} chose {chosen:?}\n{:?}",
+        state.moves, state.counter, state.board
+    );
+    for (worth, mv, f, counter) in rows.iter().take(8) {
+        println!("  {worth:8.2} {mv:?} counter {counter} {f:?}");
+    }
 }

@@ -18,6 +18,12 @@ use crate::strategy::{self, Weights};
 pub trait Model {
     /// The move of computer `player` (2..=P) on `board`, where it has a legal move.
     fn reply(&self, board: &Board, player: Seat) -> Cell;
+
+    /// Plays the reply of the computer player to move in `state`.
+    fn play_reply(&self, state: &mut State) {
+        let player = state.to_move.expect("a player to move");
+        state.play_unchecked(self.reply(&state.board, player));
+    }
 }
 
 /// The opponents' strategies, players 2..=P in order.
@@ -25,6 +31,13 @@ impl Model for [Weights] {
     fn reply(&self, board: &Board, player: Seat) -> Cell {
         strategy::choose(board, player, &self[player as usize - 2])
             .expect("the player to move has a legal move")
+    }
+
+    fn play_reply(&self, state: &mut State) {
+        state.play_by(|board, player| {
+            strategy::choose_and_play(board, player, &self[player as usize - 2])
+                .expect("the player to move has a legal move")
+        });
     }
 }
 
@@ -34,8 +47,7 @@ pub fn advance<M: Model + ?Sized>(state: &mut State, model: &M) {
         if player == 1 {
             return;
         }
-        let cell = model.reply(&state.board, player);
-        state.play_unchecked(cell);
+        model.play_reply(state);
     }
 }
 

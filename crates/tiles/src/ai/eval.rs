@@ -30,6 +30,9 @@ pub struct Weights {
     pub line: f32,
     /// Per tile on the board, as a fraction of the cells.
     pub crowd: f32,
+    /// Per unit of [`Features::cross`] times `S`: a line one tile short of clearing whose gap
+    /// also lies in a full crossing line clears both at once for `3S` instead of `S`.
+    pub cross: f32,
     /// Per unit of (counter / D)^2.
     pub counter: f32,
     /// What the lookahead charges for a next tile that would force `GIVE UP`.
@@ -48,6 +51,7 @@ impl Default for Weights {
             dead_line: 3.0,
             line: 6.0,
             crowd: 10.0,
+            cross: 0.0,
             counter: 20.0,
             death: 300.0,
             discard: 0.0,
@@ -120,6 +124,9 @@ pub struct Features {
     pub dead_line: f32,
     pub line: f32,
     pub tiles: u32,
+    /// The best, over lines one tile short of clearing, of (fill of the crossing line through
+    /// the gap / (S - 1))^2: 1 for a gap that would clear a row and a column at once.
+    pub cross: f32,
 }
 
 /// log2(1 + k) for k accepted kinds, k <= 100.
@@ -194,34 +201,59 @@ impl Evaluator {
             dead_line,
             line,
             tiles: board.tile_count(),
+            cross: cross(board, None),
         }
     }
 
     /// The worth of `board` with the discard counter at `counter` (higher is better).
     pub fn value(&self, board: &Board, counter: u8) -> f32 {
-        let f = self.features(board);
-        self.weigh(
-            f.homeless as i32,
-            f.single as i32,
-            f.flex,
-            f.dead as i32,
-            f.dead_line,
-            f.line,
-            f.tiles,
-            counter,
-        )
+        self.weigh(&self.features(board), counter)
     }
 }
 
+/// [`Features::cross`] of `board`, with the empty cell `extra` counted as filled if given (a
+/// placement that clears nothing).
+fn cross(board: &Board, extra: Option<Pos>) -> f32 {
+    let size = board.size() as usize;
+    let (extra_row, extra_col) = extra.map_or((usize::MAX, usize::MAX), |p| {
+        (p.row as usize, p.col as usize)
+    });
+    let row_fill = |r: usize| board.row_fill(r) as usize + usize::from(r == extra_row);
+    let col_fill = |c: usize| board.col_fill(c) as usize + usize::from(c == extra_col);
+    let empty = |r: usize, c: usize| {
+        board.at((r + 1) * STRIDE + c + 1) == EMPTY && (r, c) != (extra_row, extra_col)
+    };
+    let short = (size - 1) as f32;
+    let mut best = 0.0f32;
+    for line in 0..size {
+        if row_fill(line) + 1 == size
+            && let Some(c) = (0..size).find(|&c| empty(line, c))
+        {
+            best = best.max(col_fill(c) as f32 / short);
+        }
+        if col_fill(line) + 1 == size
+            && let Some(r) = (0..size).find(|&r| empty(r, line))
+        {
+            best = best.max(row_fill(r) as f32 / short);
+        }
+    }
+    best * best
+}
+
+/// Levels of home counts the incremental evaluation tells apart: a placement takes at most one
+/// home from each kind per changed cell (the cell itself and its at most three empty
+/// neighbours), so counts up to 5 decide which kinds end with no home or one home.
+const LEVELS: usize = 6;
+
 /// A board taken apart once, so that the worth of many one-tile placements on it can be had
-/// without a full pass each ([`Evaluator::placed_value`]).
+/// without a full pass each ([`Evaluator::placed_value`], [`Placements`]).
 #[derive(Clone)]
 pub struct Analysis {
     /// Accepted kinds of each empty frontier cell (padded index).
     mask: [u128; PADDED],
     frontier: [bool; PADDED],
-    /// Frontier cells accepting each kind.
-    count: [u8; 128],
+    /// `level[c]`: the kinds exactly `c` frontier cells accept (`c < LEVELS`).
+    level: [u128; LEVELS],
     homeless: i32,
     single: i32,
     flex: f32,
@@ -247,7 +279,7 @@ impl Evaluator {
         let mut a = Analysis {
             mask: [0; PADDED],
             frontier: [false; PADDED],
-            count: [0; 128],
+            level: [0; LEVELS],
             homeless: 0,
             single: 0,
             flex: 0.0,
@@ -256,6 +288,7 @@ impl Evaluator {
             dead_col: [0; 12],
             line: 0.0,
         };
+        let mut count = [0u8; 128];
         let inv = 1.0 / size as f32;
         for index in board.indices() {
             if board.at(index) != EMPTY {
@@ -276,18 +309,18 @@ impl Evaluator {
                 a.flex += self.log[mask.count_ones() as usize];
                 let mut bits = mask;
                 while bits != 0 {
-                    a.count[bits.trailing_zeros() as usize] += 1;
+                    count[bits.trailing_zeros() as usize] += 1;
                     bits &= bits - 1;
                 }
             }
         }
-        for &c in &a.count[..self.masks.params.kinds()] {
-            match c {
-                0 => a.homeless += 1,
-                1 => a.single += 1,
-                _ => {}
+        for (kind, &c) in count[..self.masks.params.kinds()].iter().enumerate() {
+            if (c as usize) < LEVELS {
+                a.level[c as usize] |= 1 << kind;
             }
         }
+        a.homeless = a.level[0].count_ones() as i32;
+        a.single = a.level[1].count_ones() as i32;
         if board.is_empty() {
             a.homeless = 0;
         }
@@ -299,40 +332,93 @@ impl Evaluator {
         a
     }
 
-    fn dead_line(&self, board: &Board, dead_row: &[i32; 12], dead_col: &[i32; 12], at: Pos) -> f32 {
+    /// The placements of any tile on the empty frontier cell `index` of `board` (analysed as
+    /// `a`), for a placement that completes no line (the caller checks) on a board that is
+    /// not empty.
+    pub fn placements<'a>(
+        &'a self,
+        a: &'a Analysis,
+        board: &Board,
+        index: usize,
+    ) -> Placements<'a> {
+        let pos = Pos::from_index(index);
         let size = board.size() as usize;
-        let mut sum = 0i32;
-        for i in 0..size {
-            let fr = board.row_fill(i) as i32 + i32::from(i == at.row as usize);
-            let fc = board.col_fill(i) as i32 + i32::from(i == at.col as usize);
-            sum += dead_row[i] * fr + dead_col[i] * fc;
+        let inv = 1.0 / size as f32;
+        let own = a.mask[index];
+        let mut dead_row = a.dead_row;
+        let mut dead_col = a.dead_col;
+        let mut flex = a.flex;
+        let mut dead = a.dead;
+        if own == 0 {
+            dead -= 1;
+            dead_row[pos.row as usize] -= 1;
+            dead_col[pos.col as usize] -= 1;
+        } else {
+            flex -= self.log[own.count_ones() as usize];
         }
-        sum as f32 / size as f32
+        // Line fills after the placement, and the dead cells' share of them.
+        let fill_row = |r: usize| board.row_fill(r) as i32 + i32::from(r == pos.row as usize);
+        let fill_col = |c: usize| board.col_fill(c) as i32 + i32::from(c == pos.col as usize);
+        let mut dead_line = 0i32;
+        for i in 0..size {
+            dead_line += dead_row[i] * fill_row(i) + dead_col[i] * fill_col(i);
+        }
+        let mut neighbours = [Neighbour::default(); 4];
+        let mut count = 0;
+        for d in NEIGHBOURS {
+            let j = index.wrapping_add_signed(d);
+            if board.at(j) != EMPTY {
+                continue;
+            }
+            // Border cells are outside the board.
+            let (row, col) = (j / STRIDE, j % STRIDE);
+            if row == 0 || col == 0 || row > size || col > size {
+                continue;
+            }
+            let at = Pos::from_index(j);
+            neighbours[count] = Neighbour {
+                mask: a.mask[j],
+                frontier: a.frontier[j],
+                line_share: fill_row(at.row as usize) + fill_col(at.col as usize),
+            };
+            count += 1;
+        }
+        let fr = board.row_fill(pos.row as usize) as f32;
+        let fc = board.col_fill(pos.col as usize) as f32;
+        Placements {
+            eval: self,
+            a,
+            own,
+            neighbours,
+            count,
+            base: Features {
+                homeless: 0,
+                single: 0,
+                flex,
+                dead: dead as u32,
+                dead_line: dead_line as f32 * inv,
+                line: a.line + ((2.0 * fr + 1.0) + (2.0 * fc + 1.0)) * inv * inv,
+                tiles: board.tile_count() + 1,
+                cross: cross(board, Some(pos)),
+            },
+            inv,
+        }
     }
 
     /// The weighted sum of the figures.
-    #[allow(clippy::too_many_arguments)]
-    fn weigh(
-        &self,
-        homeless: i32,
-        single: i32,
-        flex: f32,
-        dead: i32,
-        dead_line: f32,
-        line: f32,
-        tiles: u32,
-        counter: u8,
-    ) -> f32 {
+    fn weigh(&self, f: &Features, counter: u8) -> f32 {
         let w = &self.weights;
         let p = self.masks.params;
         let kinds = p.kinds() as f32;
         let cells = (p.s as f32) * (p.s as f32);
         let c = counter as f32 / p.d as f32;
-        -w.homeless * homeless as f32 / kinds - w.single * single as f32 / kinds + w.flex * flex
-            - w.dead * dead as f32
-            - w.dead_line * dead_line
-            + w.line * line
-            - w.crowd * tiles as f32 / cells
+        -w.homeless * f.homeless as f32 / kinds - w.single * f.single as f32 / kinds
+            + w.flex * f.flex
+            - w.dead * f.dead as f32
+            - w.dead_line * f.dead_line
+            + w.line * f.line
+            - w.crowd * f.tiles as f32 / cells
+            + w.cross * p.s as f32 * f.cross
             - w.counter * c * c
     }
 
@@ -346,98 +432,111 @@ impl Evaluator {
         code: u8,
         counter: u8,
     ) -> f32 {
-        let pos = Pos::from_index(index);
-        let size = board.size();
-        let mut count = a.count;
-        let mut homeless = a.homeless;
-        let mut single = a.single;
-        let mut flex = a.flex;
-        let mut dead = a.dead;
-        let mut dead_row = a.dead_row;
-        let mut dead_col = a.dead_col;
-        let mut change = |mask: u128, add: bool, at: Pos, count: &mut [u8; 128]| {
-            if mask == 0 {
-                let d = if add { 1 } else { -1 };
-                dead += d;
-                dead_row[at.row as usize] += d;
-                dead_col[at.col as usize] += d;
-                return;
-            }
-            let l = self.log[mask.count_ones() as usize];
-            let mut bits = mask;
-            if add {
-                flex += l;
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    match count[k] {
-                        0 => {
-                            homeless -= 1;
-                            single += 1;
-                        }
-                        1 => single -= 1,
-                        _ => {}
-                    }
-                    count[k] += 1;
-                }
-            } else {
-                flex -= l;
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    count[k] -= 1;
-                    match count[k] {
-                        0 => {
-                            homeless += 1;
-                            single -= 1;
-                        }
-                        1 => single += 1,
-                        _ => {}
-                    }
-                }
-            }
-        };
         if board.is_empty() {
             // No coverage to update from: the full pass.
             let mut next = board.clone();
             next.put(index, code);
             return self.value(&next, counter);
         }
-        change(a.mask[index], false, pos, &mut count);
-        let accept = self.masks.accept[code as usize];
-        for d in NEIGHBOURS {
-            let j = index.wrapping_add_signed(d);
-            if board.at(j) != EMPTY {
+        self.placements(a, board, index).value(code, counter)
+    }
+}
+
+/// An empty neighbour of the cell a placement goes on.
+#[derive(Clone, Copy, Default)]
+struct Neighbour {
+    /// Its accepted kinds before the placement (0 if it was not on the frontier).
+    mask: u128,
+    frontier: bool,
+    /// The fills of its row and column after the placement, which a dead cell is charged.
+    line_share: i32,
+}
+
+/// Everything about placements on one cell that does not depend on the tile, so that the
+/// worth of each tile there costs a few bitwise operations ([`Evaluator::placements`]).
+pub struct Placements<'a> {
+    eval: &'a Evaluator,
+    a: &'a Analysis,
+    /// The cell's own accepted kinds, which lose this home.
+    own: u128,
+    neighbours: [Neighbour; 4],
+    count: usize,
+    /// The features after the placement but for the tile's effect on the neighbours (and
+    /// the homeless and single counts).
+    base: Features,
+    inv: f32,
+}
+
+impl Placements<'_> {
+    /// [`Evaluator::value`] after the tile `code` (`W` or regular) goes on the cell.
+    pub fn value(&self, code: u8, counter: u8) -> f32 {
+        let eval = self.eval;
+        let all = eval.masks.all;
+        let accept = eval.masks.accept[code as usize] & all;
+        let log = &eval.log;
+        let mut f = self.base;
+        // Bit-sliced count of the homes each kind loses: the cell, then each frontier
+        // neighbour's kinds the tile rules out (at most 4 in all).
+        let (mut d0, mut d1, mut d2) = (self.own, 0u128, 0u128);
+        let mut gained = 0u32;
+        let mut dead_share = 0i32;
+        for n in &self.neighbours[..self.count] {
+            if !n.frontier {
+                // A new frontier cell, accepting what the tile accepts.
+                gained += 1;
+                f.flex += log[accept.count_ones() as usize];
                 continue;
             }
-            // Border cells are outside the board.
-            let (row, col) = (j / STRIDE, j % STRIDE);
-            if row == 0 || col == 0 || row > size as usize || col > size as usize {
+            if n.mask == 0 {
                 continue;
             }
-            let at = Pos::from_index(j);
-            if a.frontier[j] {
-                change(a.mask[j], false, at, &mut count);
-                change(a.mask[j] & accept, true, at, &mut count);
-            } else {
-                change(self.masks.all & accept, true, at, &mut count);
+            let kept = n.mask & accept;
+            let lost = n.mask & !accept;
+            f.flex += log[kept.count_ones() as usize] - log[n.mask.count_ones() as usize];
+            if kept == 0 {
+                f.dead += 1;
+                dead_share += n.line_share;
             }
+            let carry0 = d0 & lost;
+            d0 ^= lost;
+            let carry1 = d1 & carry0;
+            d1 ^= carry0;
+            d2 |= carry1;
         }
-        let inv = 1.0 / size as f32;
-        let fr = board.row_fill(pos.row as usize) as f32;
-        let fc = board.col_fill(pos.col as usize) as f32;
-        let line = a.line + ((2.0 * fr + 1.0) + (2.0 * fc + 1.0)) * inv * inv;
-        let dead_line = self.dead_line(board, &dead_row, &dead_col, pos);
-        self.weigh(
-            homeless,
-            single,
-            flex,
-            dead,
-            dead_line,
-            line,
-            board.tile_count() + 1,
-            counter,
-        )
+        f.dead_line += dead_share as f32 * self.inv;
+        // Kinds losing exactly v homes, v = 0..=4.
+        let lose = [
+            !d0 & !d1 & !d2,
+            d0 & !d1 & !d2,
+            !d0 & d1 & !d2,
+            d0 & d1 & !d2,
+            d2,
+        ];
+        let level = &self.a.level;
+        // Kinds whose count ends at `target`: count - lost (+ gained, on `accept`) = target.
+        let ending_at = |target: usize| {
+            let mut plain = 0u128;
+            let mut boosted = 0u128;
+            for (v, &set) in lose.iter().enumerate() {
+                if let Some(&l) = level.get(v + target) {
+                    plain |= set & l;
+                }
+                if let Some(&l) = (v + target)
+                    .checked_sub(gained as usize)
+                    .and_then(|c| level.get(c))
+                {
+                    boosted |= set & l;
+                }
+            }
+            if gained == 0 {
+                plain & all
+            } else {
+                (plain & !accept | boosted & accept) & all
+            }
+        };
+        f.homeless = ending_at(0).count_ones();
+        f.single = ending_at(1).count_ones();
+        eval.weigh(&f, counter)
     }
 }
 

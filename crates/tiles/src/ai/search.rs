@@ -29,6 +29,8 @@ pub const RESERVE: f64 = 0.2;
 pub fn tuned_weights(params: Params) -> Weights {
     let base = Weights::default();
     match params.n {
+        // Few kinds: the game is safe, so the points are in double clears.
+        4 => Weights { cross: 1.5, ..base },
         // Many kinds: keeping every kind a home and the frontier flexible is all.
         7.. => Weights {
             homeless: 60.0,
@@ -178,25 +180,24 @@ impl SearchPlayer {
             let pos = Pos::from_index(index);
             let clears = board.row_fill(pos.row as usize) + 1 == size
                 || board.col_fill(pos.col as usize) + 1 == size;
-            let worth_of = |code: u8| {
-                if clears {
+            if clears {
+                let worth_of = |code: u8| {
                     let mut next = board.clone();
                     let (row, col) = next.place_unchecked(index, code);
                     (1 + clear_bonus(size, row, col)) as f32 + self.eval.value(&next, used)
-                } else {
-                    1.0 + self.eval.placed_value(&analysis, board, index, code, used)
-                }
-            };
-            let mut bits = mask;
-            while bits != 0 {
-                let kind = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let worth = worth_of(REGULAR_BASE + kind as u8);
-                if worth > best[kind] {
-                    best[kind] = worth;
-                }
+                };
+                for_each_kind(mask, |kind| {
+                    best[kind] = best[kind].max(worth_of(REGULAR_BASE + kind as u8));
+                });
+                best_wild = best_wild.max(worth_of(WILD));
+            } else {
+                let placements = self.eval.placements(&analysis, board, index);
+                for_each_kind(mask, |kind| {
+                    let worth = 1.0 + placements.value(REGULAR_BASE + kind as u8, used);
+                    best[kind] = best[kind].max(worth);
+                });
+                best_wild = best_wild.max(1.0 + placements.value(WILD, used));
             }
-            best_wild = best_wild.max(worth_of(WILD));
         }
         let mut total = 0.0;
         for &worth in &best[..params.kinds()] {
@@ -220,6 +221,16 @@ impl SearchPlayer {
                 Budget::Time(usable / moves_left)
             }
         }
+    }
+}
+
+/// Calls `visit` with each kind in `mask`.
+#[inline]
+fn for_each_kind(mask: u128, mut visit: impl FnMut(usize)) {
+    let mut bits = mask;
+    while bits != 0 {
+        visit(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
     }
 }
 
@@ -258,8 +269,13 @@ impl Player for SearchPlayer {
             }
             let expansion_started = Instant::now();
             let candidate = &self.candidates[rank];
-            let worth =
-                candidate.points as f32 + self.expectation(&candidate.board, candidate.counter);
+            let penalty = if candidate.mv == Move::Discard {
+                self.eval.weights.discard
+            } else {
+                0.0
+            };
+            let worth = candidate.points as f32 - penalty
+                + self.expectation(&candidate.board, candidate.counter);
             if worth > best.1 {
                 best = (candidate.mv, worth);
             }
