@@ -14,9 +14,7 @@ use std::sync::OnceLock;
 
 use super::windows::{COUNT, LEN, WINDOWS};
 use super::{Clock, Player};
-use crate::rules::{
-    Board, CELLS, COLORS, Cell, Color, LINE_LENGTH, Move, Region, SIZE, line_points,
-};
+use crate::rules::{Board, CELLS, COLORS, Cell, Color, Move, Region, SIZE, line_points};
 
 /// Colour patterns of a window: each cell empty or one of at most five colours, named in order
 /// of first appearance.
@@ -72,6 +70,8 @@ struct Geometry {
     /// For each pair of cells (`from * CELLS + to`), the windows holding both, with the shifts
     /// of the two cells' digits.
     shared: Vec<SharedWindows>,
+    /// For each cell, the cells it shares a window with.
+    shares: [u128; CELLS],
 }
 
 /// The windows two cells share: at most four (cells one apart on a line).
@@ -208,12 +208,19 @@ impl Geometry {
                 }
             }
         }
+        let mut shares = [0u128; CELLS];
+        for (pair, windows) in shared.iter().enumerate() {
+            if windows.len > 0 {
+                shares[pair / CELLS] |= 1u128 << (pair % CELLS);
+            }
+        }
         Geometry {
             cells,
             table,
             global,
             windows_len,
             pattern,
+            shares,
             four_of_one,
             of_cell,
             of_cell_len,
@@ -670,6 +677,8 @@ pub struct Scorer<'a> {
     four_of_one: FourOfOne,
     /// Where the board's stage's window tables start (a quiet move keeps the ball count).
     stage: u32,
+    /// Per colour, the empty cells where a ball of it completes a line of five.
+    completes: [u128; COLORS as usize],
 }
 
 impl<'a> Scorer<'a> {
@@ -689,6 +698,13 @@ impl<'a> Scorer<'a> {
                 four_of_one.push(window);
             }
         }
+        let mut completes = [0u128; COLORS as usize];
+        for &window in four_of_one.as_slice() {
+            let mask = WINDOWS[window as usize];
+            let occupied = board.occupied().raw();
+            let ball = (occupied & mask).trailing_zeros() as usize;
+            completes[colors[ball] as usize - 1] |= mask & !occupied;
+        }
         let global = global_counts(board, four_of_one.as_slice())
             .into_iter()
             .enumerate()
@@ -703,6 +719,7 @@ impl<'a> Scorer<'a> {
             global,
             four_of_one,
             stage,
+            completes,
         }
     }
 
@@ -723,7 +740,6 @@ impl<'a> Scorer<'a> {
         // Filled per region and colour before they are read, so stale entries of an earlier
         // region are never seen.
         let mut put = [[0.0f32; CELLS]; COLORS as usize];
-        let mut clears = [0u128; COLORS as usize];
         for region in self.board.regions() {
             let mut colours_done = 0u8;
             for from in region.movers {
@@ -731,15 +747,10 @@ impl<'a> Scorer<'a> {
                 let slot = color as usize - 1;
                 if colours_done & (1 << slot) == 0 {
                     colours_done |= 1 << slot;
-                    clears[slot] = 0;
-                    let same = self.board.color_bits(color).raw();
                     for to in region.cells {
                         let mut delta = 0.0;
                         for &(window, shift) in geometry.windows_of(to) {
                             let window = window as usize;
-                            if (same & WINDOWS[window]).count_ones() == LINE_LENGTH - 1 {
-                                clears[slot] |= 1u128 << to.index();
-                            }
                             let raw = self.raw[window] as usize | (color as usize) << shift;
                             delta += self.change(window, raw);
                         }
@@ -751,9 +762,13 @@ impl<'a> Scorer<'a> {
                     let window = window as usize;
                     take += self.change(window, self.raw[window] as usize & !(7 << shift));
                 }
+                let shares = geometry.shares[from.index()];
                 for to in region.cells {
                     let mv = Move { from, to };
-                    if clears[slot] & (1u128 << to.index()) != 0 {
+                    let to_bit = 1u128 << to.index();
+                    // A line of five through the target clears, unless the moved ball was one
+                    // of its four (then making the move finds nothing to clear).
+                    if self.completes[slot] & to_bit != 0 {
                         let mut after = *self.board;
                         let removed = after.move_ball(mv);
                         if removed > 0 {
@@ -763,7 +778,7 @@ impl<'a> Scorer<'a> {
                         }
                     }
                     let mut value = self.base + take + put[slot][to.index()];
-                    if shares_window(from, to) {
+                    if shares & to_bit != 0 {
                         value += self.shared_correction(from, to, color);
                     }
                     offer(mv, value, 0);
@@ -869,15 +884,6 @@ impl<const N: usize> TopMoves<N> {
     fn moves(&self) -> &[(Move, f32, u32)] {
         &self.moves[..self.len]
     }
-}
-
-/// Whether some window of five holds both cells.
-#[inline]
-fn shares_window(a: Cell, b: Cell) -> bool {
-    let dr = a.row().abs_diff(b.row());
-    let dc = a.col().abs_diff(b.col());
-    let near = |d: usize| d < LINE_LENGTH as usize;
-    (dr == 0 && near(dc)) || (dc == 0 && near(dr)) || (dr == dc && near(dr))
 }
 
 #[cfg(test)]
