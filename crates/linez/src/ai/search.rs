@@ -120,14 +120,22 @@ impl Evaluator for Network {
 /// picked.
 const RESCORED: usize = 40;
 
-/// The share of the remaining time a move on a half-full board may use: the time spreads over
-/// the game in a geometric series, so a long game never runs out.
-const TIME_SHARE: f64 = 1.0 / 150.0;
+/// The game length the time is planned for. The mean score is made by the long games, so the
+/// time must last into them: a share that spreads the time geometrically over ~150 moves
+/// starves every move after the 300th.
+const PLANNED_MOVES: u32 = 800;
 
-/// The share of the remaining time for a move on a board with `balls` balls: little while the
-/// board is open and any sensible move will do, more as it fills and one bad move can end it.
-fn time_share(balls: u32) -> f64 {
-    TIME_SHARE * ((balls as f64 - 10.0) / 30.0).clamp(0.2, 2.5)
+/// Past the planned length, the remaining time still spreads over at least this many moves
+/// (geometrically from there on, so a game of any length never runs out).
+const MIN_HORIZON: u32 = 250;
+
+/// The share of the remaining time for a move on a board with `balls` balls, `played` moves
+/// into the game: the remaining time spread over the moves still planned, weighted by danger
+/// (little while the board is open and any sensible move will do, more as it fills and one bad
+/// move can end it).
+fn time_share(balls: u32, played: u32) -> f64 {
+    let horizon = PLANNED_MOVES.saturating_sub(played).max(MIN_HORIZON);
+    ((balls as f64 - 10.0) / 30.0).clamp(0.2, 2.5) / horizon as f64
 }
 
 /// Below this much time left, moves are chosen greedily (no sampling): safety before the limit.
@@ -142,6 +150,8 @@ pub struct SearchPlayer<E> {
     /// Sampling rounds (one spawn for every candidate still in the race); `None` means: as
     /// many as the time allows.
     effort: Option<u64>,
+    /// Moves chosen so far in this game.
+    played: u32,
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
@@ -150,6 +160,7 @@ impl<E: Evaluator> SearchPlayer<E> {
             evaluator,
             rng,
             effort,
+            played: 0,
         }
     }
 
@@ -217,6 +228,7 @@ impl Candidate {
 
 impl<E: Evaluator> Player for SearchPlayer<E> {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
+        self.played += 1;
         let mut scored = self.evaluator.candidates(board, CANDIDATES);
         if E::CLEAR_FIRST && scored.iter().any(|&(_, _, removed)| removed > 0) {
             scored.retain(|&(_, _, removed)| removed > 0);
@@ -243,10 +255,12 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
             })
             .collect();
 
-        let deadline = self
-            .effort
-            .is_none()
-            .then(|| Instant::now() + clock.remaining().mul_f64(time_share(board.ball_count())));
+        let deadline = self.effort.is_none().then(|| {
+            Instant::now()
+                + clock
+                    .remaining()
+                    .mul_f64(time_share(board.ball_count(), self.played))
+        });
         let rounds = self.effort.unwrap_or(u64::MAX);
         let mut round = 0;
         while round < rounds {
@@ -270,5 +284,27 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
             .iter()
             .max_by(|a, b| a.mean().total_cmp(&b.mean()))
             .map(|c| c.mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The share of the remaining time left after `moves` moves on a board of `balls` balls.
+    fn left_after(moves: u32, balls: u32) -> f64 {
+        (1..=moves).fold(1.0, |left, played| left * (1.0 - time_share(balls, played)))
+    }
+
+    #[test]
+    fn time_lasts_into_long_games() {
+        // A typical board of 45 balls: the 500th move still has a sixth of the time left and
+        // gets as much as an average move of a 600-move game, and the time never runs out.
+        let left = left_after(500, 45);
+        assert!(left > 1.0 / 6.0, "{left}");
+        assert!(left * time_share(45, 501) > 1.0 / 600.0 / 2.0);
+        assert!(left_after(5000, 45) > 0.0);
+        // A nearly full board gets more of the time than an open one.
+        assert!(time_share(70, 100) > 3.0 * time_share(20, 100));
     }
 }
