@@ -2,14 +2,17 @@
 //! quickly. Not the judge: strength claims come from `marathon play`.
 //!
 //! cargo run --release -p marathon-linez --example linez_tune -- PLAYER SEEDS [effort=N]
-//!     [time=SECONDS] [line=a,b,c,d,e] [points=x] [empty=x]
+//!     [time=SECONDS] [net=FILE] [depth=D] [line=a,b,c,d,e] [points=x] [empty=x]
+//!
+//! `ai` searches with the built-in network unless `net=FILE` names another, `depth` spawns deep
+//! per sample (the `ai` player's unless given).
 
 use std::time::{Duration, Instant};
 
 use marathon_core::parse_seed_set;
 use marathon_core::rng::FastRng;
 use marathon_linez::ai::ntuple::{Network, NetworkGreedy};
-use marathon_linez::ai::search::SearchPlayer;
+use marathon_linez::ai::search::{AI_DEPTH, SearchPlayer};
 use marathon_linez::ai::{Clock, Player, Weights, new_player_with};
 use marathon_linez::generator::LinezCase;
 use marathon_linez::rules::Turn;
@@ -25,6 +28,7 @@ fn main() {
         Weights::default()
     };
     let mut effort = None;
+    let mut depth = AI_DEPTH;
     let mut network: Option<Network> = None;
     let mut time_limit = Duration::from_secs(20);
     for arg in &args[2.min(args.len())..] {
@@ -40,6 +44,7 @@ fn main() {
             .collect();
         match key {
             "effort" => effort = Some(numbers[0] as u64),
+            "depth" => depth = numbers[0] as u32,
             "time" => time_limit = Duration::from_secs_f32(numbers[0]),
             "line" => weights.line.copy_from_slice(&numbers),
             "points" => weights.points = numbers[0],
@@ -50,10 +55,23 @@ fn main() {
             _ => panic!("unknown key {key}"),
         }
     }
+    if player == "ai" && network.is_none() {
+        network = Some(Network::builtin().clone());
+    }
     let started = Instant::now();
     let results: Vec<(u64, u64, f64)> = seeds
         .par_iter()
-        .map(|&seed| play(&player, weights, network.as_ref(), effort, time_limit, seed))
+        .map(|&seed| {
+            play(
+                &player,
+                weights,
+                network.as_ref(),
+                effort,
+                depth,
+                time_limit,
+                seed,
+            )
+        })
         .collect();
     let n = results.len() as f64;
     let mean_score = results.iter().map(|r| r.0 as f64).sum::<f64>() / n;
@@ -71,17 +89,16 @@ fn play(
     weights: Weights,
     network: Option<&Network>,
     effort: Option<u64>,
+    depth: u32,
     limit: Duration,
     seed: u64,
 ) -> (u64, u64, f64) {
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
     let mut player: Box<dyn Player> = match network {
-        Some(network) if name == "ai" => Box::new(SearchPlayer::new(
-            network.clone(),
-            FastRng::new(seed),
-            effort,
-        )),
+        Some(network) if name == "ai" => Box::new(
+            SearchPlayer::new(network.clone(), FastRng::new(seed), effort).with_depth(depth),
+        ),
         Some(network) => Box::new(NetworkGreedy::new(network.clone())),
         None => new_player_with(name, weights, effort, seed).expect("a player"),
     };

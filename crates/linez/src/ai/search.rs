@@ -17,7 +17,12 @@ use super::eval::{MoveScorer, Weights};
 use super::greedy::best_move;
 use super::ntuple::Network;
 use super::{Clock, Player};
-use crate::rules::{Board, CELLS, Color, Move, State, line_points};
+use crate::rules::{Board, CELLS, COLORS, Color, Move, State, line_points};
+
+/// Spawns per sample of `ai`: two, with the best reply played in between, take the
+/// evaluation's errors one move further away (effort 64, seeds 101-180: 1,006 -> 1,189; 20 s
+/// on seeds 111-140, side by side: 1,069 -> 1,301).
+pub const AI_DEPTH: u32 = 2;
 
 /// How many moves, best by one-move worth, get the sampled evaluation.
 const CANDIDATES: usize = 10;
@@ -36,6 +41,9 @@ pub trait Evaluator {
 
     /// The worth of `board` with the player to move and no spawn pending: its best move's.
     fn reply_value(&self, board: &Board) -> f32;
+
+    /// The best move on `board` (no spawn pending), its worth and the balls it removes.
+    fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)>;
 
     /// The exact worth of a candidate `mv` that clears `removed` balls, whose one-move worth
     /// is `worth`: there is no spawn to sample.
@@ -63,6 +71,10 @@ impl Evaluator for Weights {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(n);
         scored
+    }
+
+    fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)> {
+        best_move(self, board)
     }
 
     fn reply_value(&self, board: &Board) -> f32 {
@@ -100,6 +112,10 @@ impl Evaluator for Network {
 
     fn reply_value(&self, board: &Board) -> f32 {
         self.continuation(board)
+    }
+
+    fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)> {
+        self.best_move(board)
     }
 
     /// A clearing move's worth already holds the move after it.
@@ -152,6 +168,8 @@ pub struct SearchPlayer<E> {
     effort: Option<u64>,
     /// Moves chosen so far in this game.
     played: u32,
+    /// Spawns per sample: 1, or 2 with the best reply played in between.
+    depth: u32,
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
@@ -161,11 +179,26 @@ impl<E: Evaluator> SearchPlayer<E> {
             rng,
             effort,
             played: 0,
+            depth: 1,
         }
     }
 
-    /// One sampled outcome of `mv`: the spawn given by `order`, then the best reply.
-    fn sample(&self, board: &Board, mv: Move, preview: [Color; 3], order: &SpawnOrder) -> f32 {
+    /// Samples `depth` spawns deep.
+    pub fn with_depth(mut self, depth: u32) -> Self {
+        self.depth = depth;
+        self
+    }
+
+    /// One sampled outcome of `mv`: the spawn given by `order`, then the best reply (and, two
+    /// deep, the reply played, the second spawn from `later` and the best reply after it).
+    fn sample(
+        &self,
+        board: &Board,
+        mv: Move,
+        preview: [Color; 3],
+        order: &SpawnOrder,
+        later: &(SpawnOrder, [Color; 3]),
+    ) -> f32 {
         let mut after = *board;
         let removed = after.move_ball(mv);
         debug_assert_eq!(removed, 0, "clearing moves are not sampled");
@@ -175,7 +208,27 @@ impl<E: Evaluator> SearchPlayer<E> {
         if state.is_over() {
             return self.evaluator.game_over();
         }
-        self.evaluator.clear_value(spawn_removed) + self.evaluator.reply_value(&state.board)
+        let mut worth = self.evaluator.clear_value(spawn_removed);
+        if self.depth < 2 {
+            return worth + self.evaluator.reply_value(&state.board);
+        }
+        let Some((reply, reply_worth, reply_removed)) = self.evaluator.best_reply(&state.board)
+        else {
+            return worth + self.evaluator.reply_value(&state.board);
+        };
+        if reply_removed > 0 {
+            return worth + reply_worth;
+        }
+        let mut board = state.board;
+        board.move_ball(reply);
+        let mut state = State::new(board, later.1);
+        let mut empty = board.empty_cells().raw();
+        let spawn_removed = state.spawn(|_| later.0.take_first(&mut empty));
+        if state.is_over() {
+            return worth + self.evaluator.game_over();
+        }
+        worth += self.evaluator.clear_value(spawn_removed);
+        worth + self.evaluator.reply_value(&state.board)
     }
 }
 
@@ -214,17 +267,61 @@ impl SpawnOrder {
 
 struct Candidate {
     mv: Move,
-    total: f32,
-    samples: u32,
-    /// Clearing moves have no spawn: their worth is exact after one evaluation.
-    exact: bool,
+    /// A clearing move has no spawn: its worth is exact after one evaluation.
+    exact: Option<f32>,
+    /// The sampled worths of the other moves, one per round (all candidates still in the
+    /// race saw the same spawns in a round).
+    samples: Vec<f32>,
 }
 
 impl Candidate {
     fn mean(&self) -> f32 {
-        self.total / self.samples.max(1) as f32
+        self.exact
+            .unwrap_or_else(|| self.samples.iter().sum::<f32>() / self.samples.len().max(1) as f32)
+    }
+
+    /// The worth in `round`.
+    fn worth(&self, round: usize) -> f32 {
+        self.exact.unwrap_or_else(|| self.samples[round])
     }
 }
+
+/// Whether the leading candidate is, with confidence, not worse than any other by more than
+/// [`SETTLED_MARGIN`]: then more samples would change the move rarely and little, and the time
+/// is better kept for the moves that are close. Rounds pair the candidates' samples (the same
+/// spawns), so the test is on the paired differences, whose spread is far smaller.
+fn settled(candidates: &[Candidate], rounds: usize) -> bool {
+    let Some(leader) = candidates
+        .iter()
+        .max_by(|a, b| a.mean().total_cmp(&b.mean()))
+    else {
+        return true;
+    };
+    candidates.iter().all(|other| {
+        if std::ptr::eq(other, leader) || (leader.exact.is_some() && other.exact.is_some()) {
+            return true;
+        }
+        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        for round in 0..rounds {
+            let difference = f64::from(leader.worth(round) - other.worth(round));
+            sum += difference;
+            squares += difference * difference;
+        }
+        let n = rounds as f64;
+        let mean = sum / n;
+        let variance = (squares / n - mean * mean).max(0.0) / (n - 1.0);
+        mean - SETTLED_CONFIDENCE * variance.sqrt() > -SETTLED_MARGIN
+    })
+}
+
+/// The loss in points to come that a settled decision may risk.
+const SETTLED_MARGIN: f64 = 0.25;
+
+/// Standard errors of the paired mean difference the leader must be clear by.
+const SETTLED_CONFIDENCE: f64 = 2.5;
+
+/// Rounds before the first settled test, and between tests.
+const SETTLED_CHECK: usize = 8;
 
 impl<E: Evaluator> Player for SearchPlayer<E> {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
@@ -240,17 +337,12 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
         let mut candidates: Vec<Candidate> = scored
             .iter()
             .map(|&(mv, worth, removed)| {
-                let exact = removed > 0;
-                let total = if exact {
-                    self.evaluator.clearing_worth(board, mv, removed, worth)
-                } else {
-                    0.0
-                };
+                let exact =
+                    (removed > 0).then(|| self.evaluator.clearing_worth(board, mv, removed, worth));
                 Candidate {
                     mv,
-                    total,
-                    samples: u32::from(exact),
                     exact,
+                    samples: Vec::new(),
                 }
             })
             .collect();
@@ -265,12 +357,23 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
         let mut round = 0;
         while round < rounds {
             let order = SpawnOrder::random(&mut self.rng);
-            for candidate in candidates.iter_mut().filter(|c| !c.exact) {
-                candidate.total += self.sample(board, candidate.mv, preview, &order);
-                candidate.samples += 1;
+            let later = if self.depth >= 2 {
+                let colors = [0; 3].map(|_| 1 + self.rng.below(u32::from(COLORS)) as Color);
+                (SpawnOrder::random(&mut self.rng), colors)
+            } else {
+                (SpawnOrder([0; CELLS]), [1; 3])
+            };
+            for candidate in candidates.iter_mut().filter(|c| c.exact.is_none()) {
+                let worth = self.sample(board, candidate.mv, preview, &order, &later);
+                candidate.samples.push(worth);
             }
             round += 1;
             if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            if (round as usize).is_multiple_of(SETTLED_CHECK)
+                && settled(&candidates, round as usize)
+            {
                 break;
             }
             if round >= HALVING_START && round.is_power_of_two() {
@@ -290,6 +393,7 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Cell;
 
     /// The share of the remaining time left after `moves` moves on a board of `balls` balls.
     fn left_after(moves: u32, balls: u32) -> f64 {
@@ -306,5 +410,33 @@ mod tests {
         assert!(left_after(5000, 45) > 0.0);
         // A nearly full board gets more of the time than an open one.
         assert!(time_share(70, 100) > 3.0 * time_share(20, 100));
+    }
+
+    fn noisy(samples: &[f32]) -> Candidate {
+        Candidate {
+            mv: Move::new(Cell::from_index(0), Cell::from_index(1)),
+            exact: None,
+            samples: samples.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_decision_settles_when_paired_samples_agree() {
+        // Large spawn luck shared by both candidates, a steady 1-point lead: settled.
+        let luck = [50.0, -80.0, 120.0, 10.0, -30.0, 70.0, -60.0, 0.0];
+        let ahead: Vec<f32> = luck.iter().map(|l| l + 1.0).collect();
+        assert!(settled(&[noisy(&ahead), noisy(&luck)], luck.len()));
+        // The same means with independent luck: not settled.
+        let mut shuffled = luck;
+        shuffled.reverse();
+        assert!(!settled(&[noisy(&ahead), noisy(&shuffled)], luck.len()));
+        // Two moves that are worth the same to within the margin: nothing to gain, settled.
+        assert!(settled(&[noisy(&luck), noisy(&luck)], luck.len()));
+        // An exact clear against a sampled move whose worth is clearly lower.
+        let clear = Candidate {
+            exact: Some(200.0),
+            ..noisy(&[])
+        };
+        assert!(settled(&[clear, noisy(&luck)], luck.len()));
     }
 }
