@@ -44,7 +44,7 @@ fn main() {
             .collect();
         match key {
             "effort" => effort = Some(numbers[0] as u64),
-            "depth" => depth = numbers[0] as u32,
+            "depth" => depth = numbers[0] as usize,
             "time" => time_limit = Duration::from_secs_f32(numbers[0]),
             "line" => weights.line.copy_from_slice(&numbers),
             "points" => weights.points = numbers[0],
@@ -89,7 +89,7 @@ fn play(
     weights: Weights,
     network: Option<&Network>,
     effort: Option<u64>,
-    depth: u32,
+    depth: usize,
     limit: Duration,
     seed: u64,
 ) -> (u64, u64, f64) {

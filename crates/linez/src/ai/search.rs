@@ -17,12 +17,12 @@ use super::eval::{MoveScorer, Weights};
 use super::greedy::best_move;
 use super::ntuple::Network;
 use super::{Clock, Player};
-use crate::rules::{Board, CELLS, COLORS, Color, Move, State, line_points};
+use crate::rules::{Board, CELLS, COLORS, Color, Move, PREVIEW_LEN, State, line_points};
 
 /// Spawns per sample of `ai`: two, with the best reply played in between, take the
 /// evaluation's errors one move further away (effort 64, seeds 101-180: 1,006 -> 1,189; 20 s
 /// on seeds 111-140, side by side: 1,069 -> 1,301).
-pub const AI_DEPTH: u32 = 2;
+pub const AI_DEPTH: usize = 2;
 
 /// How many moves, best by one-move worth, get the sampled evaluation.
 const CANDIDATES: usize = 10;
@@ -39,11 +39,20 @@ pub trait Evaluator {
     /// The best `n` moves by one-move worth, best first: move, worth, balls removed.
     fn candidates(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)>;
 
-    /// The worth of `board` with the player to move and no spawn pending: its best move's.
-    fn reply_value(&self, board: &Board) -> f32;
-
     /// The best move on `board` (no spawn pending), its worth and the balls it removes.
     fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)>;
+
+    /// The worth of a board on which no ball can move although cells are empty (a clear took
+    /// every ball): the spawn comes without a move.
+    fn stuck_value(&self, board: &Board) -> f32;
+
+    /// The worth of `board` with the player to move and no spawn pending: its best move's.
+    fn reply_value(&self, board: &Board) -> f32 {
+        match self.best_reply(board) {
+            Some((_, worth, _)) => worth,
+            None => self.stuck_value(board),
+        }
+    }
 
     /// The exact worth of a candidate `mv` that clears `removed` balls, whose one-move worth
     /// is `worth`: there is no spawn to sample.
@@ -77,11 +86,8 @@ impl Evaluator for Weights {
         best_move(self, board)
     }
 
-    fn reply_value(&self, board: &Board) -> f32 {
-        match best_move(self, board) {
-            Some((_, value, _)) => value,
-            None => self.evaluate(board),
-        }
+    fn stuck_value(&self, board: &Board) -> f32 {
+        self.evaluate(board)
     }
 
     /// The points plus the best reply: the one-move worth prices the position, not the
@@ -110,8 +116,8 @@ impl Evaluator for Network {
         self.best_moves(board, n)
     }
 
-    fn reply_value(&self, board: &Board) -> f32 {
-        self.continuation(board)
+    fn stuck_value(&self, board: &Board) -> f32 {
+        self.value(board)
     }
 
     fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)> {
@@ -168,8 +174,8 @@ pub struct SearchPlayer<E> {
     effort: Option<u64>,
     /// Moves chosen so far in this game.
     played: u32,
-    /// Spawns per sample: 1, or 2 with the best reply played in between.
-    depth: u32,
+    /// Spawns per sample (1..=[`MAX_DEPTH`]), with the best reply played between two.
+    depth: usize,
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
@@ -184,51 +190,90 @@ impl<E: Evaluator> SearchPlayer<E> {
     }
 
     /// Samples `depth` spawns deep.
-    pub fn with_depth(mut self, depth: u32) -> Self {
+    pub fn with_depth(mut self, depth: usize) -> Self {
+        assert!((1..=MAX_DEPTH).contains(&depth), "depth 1..={MAX_DEPTH}");
         self.depth = depth;
         self
     }
 
-    /// One sampled outcome of `mv`: the spawn given by `order`, then the best reply (and, two
-    /// deep, the reply played, the second spawn from `later` and the best reply after it).
-    fn sample(
-        &self,
-        board: &Board,
-        mv: Move,
-        preview: [Color; 3],
-        order: &SpawnOrder,
-        later: &(SpawnOrder, [Color; 3]),
-    ) -> f32 {
-        let mut after = *board;
-        let removed = after.move_ball(mv);
+    /// One sampled outcome of `mv` under `future`: each spawn in turn, the best reply
+    /// between two spawns, and after the last the best reply's worth. A reply that clears
+    /// ends the sample there (the evaluation's worth of a clear holds what follows it).
+    fn sample(&self, board: &Board, mv: Move, future: &Future) -> f32 {
+        let mut board = *board;
+        let removed = board.move_ball(mv);
         debug_assert_eq!(removed, 0, "clearing moves are not sampled");
-        let mut state = State::new(after, preview);
-        let mut empty = after.empty_cells().raw();
-        let spawn_removed = state.spawn(|_| order.take_first(&mut empty));
-        if state.is_over() {
-            return self.evaluator.game_over();
+        let mut worth = 0.0;
+        for (level, spawn) in future.spawns().iter().enumerate() {
+            let Some((after, spawn_removed)) = spawn.apply(&board) else {
+                return worth + self.evaluator.game_over();
+            };
+            worth += self.evaluator.clear_value(spawn_removed);
+            let Some((reply, reply_worth, reply_removed)) = self.evaluator.best_reply(&after)
+            else {
+                return worth + self.evaluator.stuck_value(&after);
+            };
+            if level + 1 == future.spawns().len() || reply_removed > 0 {
+                return worth + reply_worth;
+            }
+            board = after;
+            board.move_ball(reply);
         }
-        let mut worth = self.evaluator.clear_value(spawn_removed);
-        if self.depth < 2 {
-            return worth + self.evaluator.reply_value(&state.board);
-        }
-        let Some((reply, reply_worth, reply_removed)) = self.evaluator.best_reply(&state.board)
-        else {
-            return worth + self.evaluator.reply_value(&state.board);
-        };
-        if reply_removed > 0 {
-            return worth + reply_worth;
-        }
-        let mut board = state.board;
-        board.move_ball(reply);
-        let mut state = State::new(board, later.1);
+        unreachable!("a future holds at least one spawn")
+    }
+}
+
+/// Most spawns per sample.
+pub const MAX_DEPTH: usize = 3;
+
+/// One sampled spawn: its colours and where the balls land.
+struct Spawn {
+    colors: [Color; PREVIEW_LEN],
+    order: SpawnOrder,
+}
+
+impl Spawn {
+    /// The board after this spawn and the balls it cleared, or `None` when it fills the board.
+    fn apply(&self, board: &Board) -> Option<(Board, u32)> {
+        let mut state = State::new(*board, self.colors);
         let mut empty = board.empty_cells().raw();
-        let spawn_removed = state.spawn(|_| later.0.take_first(&mut empty));
-        if state.is_over() {
-            return worth + self.evaluator.game_over();
-        }
-        worth += self.evaluator.clear_value(spawn_removed);
-        worth + self.evaluator.reply_value(&state.board)
+        let removed = state.spawn(|_| self.order.take_first(&mut empty));
+        (!state.is_over()).then_some((state.board, removed))
+    }
+}
+
+/// The spawns of one sampling round, shared by every candidate: the first with the preview's
+/// colours, the later ones with colours drawn as the game draws them (the player cannot know
+/// them).
+struct Future {
+    spawns: [Spawn; MAX_DEPTH],
+    depth: usize,
+}
+
+impl Future {
+    fn random(preview: [Color; PREVIEW_LEN], depth: usize, rng: &mut FastRng) -> Self {
+        let spawns = std::array::from_fn(|level| {
+            if level >= depth {
+                return Spawn {
+                    colors: preview,
+                    order: SpawnOrder::IDENTITY,
+                };
+            }
+            let colors = if level == 0 {
+                preview
+            } else {
+                [0; PREVIEW_LEN].map(|_| 1 + rng.below(u32::from(COLORS)) as Color)
+            };
+            Spawn {
+                colors,
+                order: SpawnOrder::random(rng),
+            }
+        });
+        Future { spawns, depth }
+    }
+
+    fn spawns(&self) -> &[Spawn] {
+        &self.spawns[..self.depth]
     }
 }
 
@@ -239,6 +284,9 @@ impl<E: Evaluator> SearchPlayer<E> {
 struct SpawnOrder([u8; CELLS]);
 
 impl SpawnOrder {
+    /// A placeholder for the unused levels of a [`Future`].
+    const IDENTITY: SpawnOrder = SpawnOrder([0; CELLS]);
+
     fn random(rng: &mut FastRng) -> Self {
         let mut cells = [0u8; CELLS];
         for (i, cell) in cells.iter_mut().enumerate() {
@@ -272,12 +320,28 @@ struct Candidate {
     /// The sampled worths of the other moves, one per round (all candidates still in the
     /// race saw the same spawns in a round).
     samples: Vec<f32>,
+    /// The sum of `samples`.
+    total: f64,
 }
 
 impl Candidate {
+    fn new(mv: Move, exact: Option<f32>) -> Self {
+        Candidate {
+            mv,
+            exact,
+            samples: Vec::new(),
+            total: 0.0,
+        }
+    }
+
+    fn push(&mut self, worth: f32) {
+        self.samples.push(worth);
+        self.total += f64::from(worth);
+    }
+
     fn mean(&self) -> f32 {
         self.exact
-            .unwrap_or_else(|| self.samples.iter().sum::<f32>() / self.samples.len().max(1) as f32)
+            .unwrap_or_else(|| (self.total / self.samples.len().max(1) as f64) as f32)
     }
 
     /// The worth in `round`.
@@ -339,11 +403,7 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
             .map(|&(mv, worth, removed)| {
                 let exact =
                     (removed > 0).then(|| self.evaluator.clearing_worth(board, mv, removed, worth));
-                Candidate {
-                    mv,
-                    exact,
-                    samples: Vec::new(),
-                }
+                Candidate::new(mv, exact)
             })
             .collect();
 
@@ -356,16 +416,10 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
         let rounds = self.effort.unwrap_or(u64::MAX);
         let mut round = 0;
         while round < rounds {
-            let order = SpawnOrder::random(&mut self.rng);
-            let later = if self.depth >= 2 {
-                let colors = [0; 3].map(|_| 1 + self.rng.below(u32::from(COLORS)) as Color);
-                (SpawnOrder::random(&mut self.rng), colors)
-            } else {
-                (SpawnOrder([0; CELLS]), [1; 3])
-            };
+            let future = Future::random(preview, self.depth, &mut self.rng);
             for candidate in candidates.iter_mut().filter(|c| c.exact.is_none()) {
-                let worth = self.sample(board, candidate.mv, preview, &order, &later);
-                candidate.samples.push(worth);
+                let worth = self.sample(board, candidate.mv, &future);
+                candidate.push(worth);
             }
             round += 1;
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -413,11 +467,12 @@ mod tests {
     }
 
     fn noisy(samples: &[f32]) -> Candidate {
-        Candidate {
-            mv: Move::new(Cell::from_index(0), Cell::from_index(1)),
-            exact: None,
-            samples: samples.to_vec(),
+        let mut candidate =
+            Candidate::new(Move::new(Cell::from_index(0), Cell::from_index(1)), None);
+        for &worth in samples {
+            candidate.push(worth);
         }
+        candidate
     }
 
     #[test]
@@ -433,10 +488,10 @@ mod tests {
         // Two moves that are worth the same to within the margin: nothing to gain, settled.
         assert!(settled(&[noisy(&luck), noisy(&luck)], luck.len()));
         // An exact clear against a sampled move whose worth is clearly lower.
-        let clear = Candidate {
-            exact: Some(200.0),
-            ..noisy(&[])
-        };
+        let clear = Candidate::new(
+            Move::new(Cell::from_index(0), Cell::from_index(1)),
+            Some(200.0),
+        );
         assert!(settled(&[clear, noisy(&luck)], luck.len()));
     }
 }
