@@ -2,17 +2,19 @@
 //! quickly. Not the judge: strength claims come from `marathon play`.
 //!
 //! cargo run --release -p marathon-linez --example linez_tune -- PLAYER SEEDS [effort=N]
-//!     [time=SECONDS] [net=FILE] [depth=D] [line=a,b,c,d,e] [points=x] [empty=x]
+//!     [time=SECONDS] [net=FILE] [depth=D] [candidates=N] [margin=POINTS] [per_seed=1]
+//!     [line=a,b,c,d,e] [points=x] [empty=x]
 //!
-//! `ai` searches with the built-in network unless `net=FILE` names another, `depth` spawns deep
-//! per sample (the `ai` player's unless given).
+//! `ai` searches with the built-in network unless `net=FILE` names another; `depth`,
+//! `candidates` and `margin` override the fields of the `ai` player's `search::Settings`.
+//! Any other player name with `net=FILE` plays that network greedily.
 
 use std::time::{Duration, Instant};
 
 use marathon_core::parse_seed_set;
 use marathon_core::rng::FastRng;
 use marathon_linez::ai::ntuple::{Network, NetworkGreedy};
-use marathon_linez::ai::search::{AI_DEPTH, SearchPlayer};
+use marathon_linez::ai::search::{SearchPlayer, Settings};
 use marathon_linez::ai::{Clock, Player, Weights, new_player_with};
 use marathon_linez::generator::LinezCase;
 use marathon_linez::rules::Turn;
@@ -28,9 +30,10 @@ fn main() {
         Weights::default()
     };
     let mut effort = None;
-    let mut depth = AI_DEPTH;
+    let mut settings = Settings::AI;
     let mut network: Option<Network> = None;
     let mut time_limit = Duration::from_secs(20);
+    let mut per_seed = false;
     for arg in &args[2.min(args.len())..] {
         let (key, value) = arg.split_once('=').expect("key=value");
         if key == "net" {
@@ -44,7 +47,10 @@ fn main() {
             .collect();
         match key {
             "effort" => effort = Some(numbers[0] as u64),
-            "depth" => depth = numbers[0] as usize,
+            "depth" => settings.depth = numbers[0] as usize,
+            "candidates" => settings.candidates = numbers[0] as usize,
+            "per_seed" => per_seed = numbers[0] != 0.0,
+            "margin" => settings.settled_margin = f64::from(numbers[0]),
             "time" => time_limit = Duration::from_secs_f32(numbers[0]),
             "line" => weights.line.copy_from_slice(&numbers),
             "points" => weights.points = numbers[0],
@@ -67,19 +73,32 @@ fn main() {
                 weights,
                 network.as_ref(),
                 effort,
-                depth,
+                settings,
                 time_limit,
                 seed,
             )
         })
         .collect();
+    if per_seed {
+        for (seed, (score, moves, seconds)) in seeds.iter().zip(&results) {
+            println!("seed {seed}: {score} points, {moves} moves, {seconds:.2}s");
+        }
+    }
     let n = results.len() as f64;
     let mean_score = results.iter().map(|r| r.0 as f64).sum::<f64>() / n;
     let mean_moves = results.iter().map(|r| r.1 as f64).sum::<f64>() / n;
     let max_time = results.iter().map(|r| r.2).fold(0.0, f64::max);
+    let mean_time = results.iter().map(|r| r.2).sum::<f64>() / n;
+    let variance = results
+        .iter()
+        .map(|r| (r.0 as f64 - mean_score).powi(2))
+        .sum::<f64>()
+        / (n - 1.0).max(1.0);
+    let standard_error = (variance / n).sqrt();
     println!(
-        "{player} {weights:?} effort={effort:?}: mean {mean_score:.1}, moves {mean_moves:.1}, \
-         max time {max_time:.2}s, wall {:.1}s",
+        "{player} {weights:?} effort={effort:?} {settings:?}: mean {mean_score:.1} \
+         (se {standard_error:.1}), moves {mean_moves:.1}, time mean {mean_time:.2}s \
+         max {max_time:.2}s, wall {:.1}s",
         started.elapsed().as_secs_f64()
     );
 }
@@ -89,16 +108,19 @@ fn play(
     weights: Weights,
     network: Option<&Network>,
     effort: Option<u64>,
-    depth: usize,
+    settings: Settings,
     limit: Duration,
     seed: u64,
 ) -> (u64, u64, f64) {
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
     let mut player: Box<dyn Player> = match network {
-        Some(network) if name == "ai" => Box::new(
-            SearchPlayer::new(network.clone(), FastRng::new(seed), effort).with_depth(depth),
-        ),
+        Some(network) if name == "ai" => Box::new(SearchPlayer::new(
+            network.clone(),
+            FastRng::new(seed),
+            effort,
+            settings,
+        )),
         Some(network) => Box::new(NetworkGreedy::new(network.clone())),
         None => new_player_with(name, weights, effort, seed).expect("a player"),
     };

@@ -48,11 +48,21 @@ pub fn new_player_with(
 ) -> io::Result<Box<dyn Player>> {
     let rng = FastRng::new(seed);
     match name {
-        "ai" => Ok(Box::new(
-            search::SearchPlayer::new(ntuple::Network::builtin().clone(), rng, effort)
-                .with_depth(search::AI_DEPTH),
-        )),
-        "hand" => Ok(Box::new(search::SearchPlayer::new(weights, rng, effort))),
+        "ai" => Ok(Box::new(search::SearchPlayer::new(
+            ntuple::Network::builtin().clone(),
+            rng,
+            effort,
+            search::Settings::AI,
+        ))),
+        "hand" => Ok(Box::new(search::SearchPlayer::new(
+            weights,
+            rng,
+            effort,
+            search::Settings {
+                depth: 1,
+                ..search::Settings::AI
+            },
+        ))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer::new(weights))),
         "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
         _ => Err(io::Error::new(

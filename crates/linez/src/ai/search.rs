@@ -19,13 +19,26 @@ use super::ntuple::Network;
 use super::{Clock, Player};
 use crate::rules::{Board, CELLS, COLORS, Color, Move, PREVIEW_LEN, State, line_points};
 
-/// Spawns per sample of `ai`: two, with the best reply played in between, take the
-/// evaluation's errors one move further away (effort 64, seeds 101-180: 1,006 -> 1,189; 20 s
-/// on seeds 111-140, side by side: 1,069 -> 1,301).
-pub const AI_DEPTH: usize = 2;
+/// The shape of the search; [`Settings::AI`] is the `ai` player's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Spawns per sample (1..=[`MAX_DEPTH`]), with the best reply played between two. More
+    /// take the evaluation's errors further away: effort 64, seeds 101-180, depth 1 -> 2:
+    /// 1,006 -> 1,189; 20 s on seeds 111-140, side by side: 1,069 -> 1,301.
+    pub depth: usize,
+    /// How many moves, best by one-move worth, get the sampled evaluation.
+    pub candidates: usize,
+    /// The loss in points to come that a settled decision may risk (see [`settled`]).
+    pub settled_margin: f64,
+}
 
-/// How many moves, best by one-move worth, get the sampled evaluation.
-const CANDIDATES: usize = 10;
+impl Settings {
+    pub const AI: Settings = Settings {
+        depth: 2,
+        candidates: 10,
+        settled_margin: 0.25,
+    };
+}
 
 /// Successive halving starts after this many rounds and repeats at every power of two.
 const HALVING_START: u64 = 4;
@@ -174,26 +187,22 @@ pub struct SearchPlayer<E> {
     effort: Option<u64>,
     /// Moves chosen so far in this game.
     played: u32,
-    /// Spawns per sample (1..=[`MAX_DEPTH`]), with the best reply played between two.
-    depth: usize,
+    settings: Settings,
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
-    pub fn new(evaluator: E, rng: FastRng, effort: Option<u64>) -> Self {
+    pub fn new(evaluator: E, rng: FastRng, effort: Option<u64>, settings: Settings) -> Self {
+        assert!(
+            (1..=MAX_DEPTH).contains(&settings.depth),
+            "depth 1..={MAX_DEPTH}"
+        );
         Self {
             evaluator,
             rng,
             effort,
             played: 0,
-            depth: 1,
+            settings,
         }
-    }
-
-    /// Samples `depth` spawns deep.
-    pub fn with_depth(mut self, depth: usize) -> Self {
-        assert!((1..=MAX_DEPTH).contains(&depth), "depth 1..={MAX_DEPTH}");
-        self.depth = depth;
-        self
     }
 
     /// One sampled outcome of `mv` under `future`: each spawn in turn, the best reply
@@ -351,10 +360,10 @@ impl Candidate {
 }
 
 /// Whether the leading candidate is, with confidence, not worse than any other by more than
-/// [`SETTLED_MARGIN`]: then more samples would change the move rarely and little, and the time
+/// `margin`: then more samples would change the move rarely and little, and the time
 /// is better kept for the moves that are close. Rounds pair the candidates' samples (the same
 /// spawns), so the test is on the paired differences, whose spread is far smaller.
-fn settled(candidates: &[Candidate], rounds: usize) -> bool {
+fn settled(candidates: &[Candidate], rounds: usize, margin: f64) -> bool {
     let Some(leader) = candidates
         .iter()
         .max_by(|a, b| a.mean().total_cmp(&b.mean()))
@@ -374,12 +383,9 @@ fn settled(candidates: &[Candidate], rounds: usize) -> bool {
         let n = rounds as f64;
         let mean = sum / n;
         let variance = (squares / n - mean * mean).max(0.0) / (n - 1.0);
-        mean - SETTLED_CONFIDENCE * variance.sqrt() > -SETTLED_MARGIN
+        mean - SETTLED_CONFIDENCE * variance.sqrt() > -margin
     })
 }
-
-/// The loss in points to come that a settled decision may risk.
-const SETTLED_MARGIN: f64 = 0.25;
 
 /// Standard errors of the paired mean difference the leader must be clear by.
 const SETTLED_CONFIDENCE: f64 = 2.5;
@@ -390,7 +396,7 @@ const SETTLED_CHECK: usize = 8;
 impl<E: Evaluator> Player for SearchPlayer<E> {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
         self.played += 1;
-        let mut scored = self.evaluator.candidates(board, CANDIDATES);
+        let mut scored = self.evaluator.candidates(board, self.settings.candidates);
         if E::CLEAR_FIRST && scored.iter().any(|&(_, _, removed)| removed > 0) {
             scored.retain(|&(_, _, removed)| removed > 0);
         }
@@ -416,7 +422,7 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
         let rounds = self.effort.unwrap_or(u64::MAX);
         let mut round = 0;
         while round < rounds {
-            let future = Future::random(preview, self.depth, &mut self.rng);
+            let future = Future::random(preview, self.settings.depth, &mut self.rng);
             for candidate in candidates.iter_mut().filter(|c| c.exact.is_none()) {
                 let worth = self.sample(board, candidate.mv, &future);
                 candidate.push(worth);
@@ -426,7 +432,7 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
                 break;
             }
             if (round as usize).is_multiple_of(SETTLED_CHECK)
-                && settled(&candidates, round as usize)
+                && settled(&candidates, round as usize, self.settings.settled_margin)
             {
                 break;
             }
@@ -480,18 +486,22 @@ mod tests {
         // Large spawn luck shared by both candidates, a steady 1-point lead: settled.
         let luck = [50.0, -80.0, 120.0, 10.0, -30.0, 70.0, -60.0, 0.0];
         let ahead: Vec<f32> = luck.iter().map(|l| l + 1.0).collect();
-        assert!(settled(&[noisy(&ahead), noisy(&luck)], luck.len()));
+        assert!(settled(&[noisy(&ahead), noisy(&luck)], luck.len(), 0.25));
         // The same means with independent luck: not settled.
         let mut shuffled = luck;
         shuffled.reverse();
-        assert!(!settled(&[noisy(&ahead), noisy(&shuffled)], luck.len()));
+        assert!(!settled(
+            &[noisy(&ahead), noisy(&shuffled)],
+            luck.len(),
+            0.25
+        ));
         // Two moves that are worth the same to within the margin: nothing to gain, settled.
-        assert!(settled(&[noisy(&luck), noisy(&luck)], luck.len()));
+        assert!(settled(&[noisy(&luck), noisy(&luck)], luck.len(), 0.25));
         // An exact clear against a sampled move whose worth is clearly lower.
         let clear = Candidate::new(
             Move::new(Cell::from_index(0), Cell::from_index(1)),
             Some(200.0),
         );
-        assert!(settled(&[clear, noisy(&luck)], luck.len()));
+        assert!(settled(&[clear, noisy(&luck)], luck.len(), 0.25));
     }
 }
