@@ -27,6 +27,8 @@ struct Settings {
     per_seed: bool,
     /// Moves whose candidates are printed with their one-ply worth and features.
     explain: std::ops::Range<u32>,
+    /// How many of the last moves before a `GIVE UP` to print (0: none).
+    death: usize,
 }
 
 fn main() {
@@ -39,6 +41,7 @@ fn main() {
         trace: 0,
         per_seed: false,
         explain: 0..0,
+        death: 0,
     };
     let mut only_n: Vec<u8> = Vec::new();
     let mut only_s: Vec<u8> = Vec::new();
@@ -49,6 +52,7 @@ fn main() {
             "time" => settings.time_limit = Duration::from_secs_f32(value.parse().expect("time")),
             "trace" => settings.trace = value.parse().expect("trace"),
             "per_seed" => settings.per_seed = value == "1",
+            "death" => settings.death = value.parse().expect("death"),
             "explain" => {
                 let (from, to) = value.split_once('-').expect("explain=FROM-TO");
                 settings.explain = from.parse().expect("from")..to.parse().expect("to");
@@ -148,6 +152,8 @@ fn set(weights: &mut Weights, key: &str, value: f32) {
         "counter" => &mut weights.counter,
         "death" => &mut weights.death,
         "discard" => &mut weights.discard,
+        "risk" => &mut weights.risk,
+        "horizon" => &mut weights.horizon,
         _ => panic!("unknown weight {key}"),
     };
     *field = value;
@@ -164,6 +170,7 @@ fn play(settings: &Settings, seed: u64) -> Game {
     let mut state = State::new(params);
     let mut used = Duration::ZERO;
     let (mut discards, mut forced) = (0, 0);
+    let mut last: std::collections::VecDeque<String> = std::collections::VecDeque::new();
     while !state.is_over() {
         let tile = case.next_tile(state.board.is_empty());
         let clock = Clock {
@@ -186,7 +193,24 @@ fn play(settings: &Settings, seed: u64) -> Game {
                 state.board
             );
         }
+        if settings.death > 0 {
+            if last.len() == settings.death {
+                last.pop_front();
+            }
+            let homes = state.legal_moves(tile).len() - usize::from(state.can_discard());
+            last.push_back(format!(
+                "  move {} counter {} tile {tile:?} homes {homes} -> {mv:?}",
+                state.moves, state.counter
+            ));
+        }
         if mv == Move::GiveUp {
+            if settings.death > 0 {
+                println!("seed {seed} gave up at move {}:", state.moves);
+                for line in &last {
+                    println!("{line}");
+                }
+                println!("{:?}", state.board);
+            }
             break;
         }
         if mv == Move::Discard {

@@ -39,6 +39,11 @@ pub struct Weights {
     pub death: f32,
     /// What a discard costs besides its counter: the move it spends of the 10,000.
     pub discard: f32,
+    /// Per unit of the chance that the game ends within [`Weights::horizon`] moves if every
+    /// homeless tile were discarded and every other one placed (the counter's random walk).
+    pub risk: f32,
+    /// The moves [`Weights::risk`] looks at.
+    pub horizon: f32,
 }
 
 impl Default for Weights {
@@ -55,6 +60,8 @@ impl Default for Weights {
             counter: 20.0,
             death: 300.0,
             discard: 0.0,
+            risk: 0.0,
+            horizon: 30.0,
         }
     }
 }
@@ -140,14 +147,50 @@ pub struct Evaluator {
     pub masks: Masks,
     pub weights: Weights,
     log: [f32; 129],
+    /// `risk[homeless * (D + 1) + counter]`: [`Weights::risk`] times the chance of ruin.
+    risk: Vec<f32>,
+}
+
+/// The chance that the counter, starting at `counter`, must pass `d` within `horizon` moves
+/// when each move independently brings a tile with no home with probability `hazard` (a
+/// discard) and otherwise a tile that is used (the counter drops, not below 0).
+pub fn ruin_chance(hazard: f64, counter: u8, d: u8, horizon: u32) -> f64 {
+    let d = d as usize;
+    let mut chance = vec![0.0f64; d + 1];
+    for _ in 0..horizon {
+        let next: Vec<f64> = (0..=d)
+            .map(|c| {
+                let up = if c == d { 1.0 } else { chance[c + 1] };
+                hazard * up + (1.0 - hazard) * chance[c.saturating_sub(1)]
+            })
+            .collect();
+        chance = next;
+    }
+    chance[counter as usize]
 }
 
 impl Evaluator {
     pub fn new(params: Params, weights: Weights) -> Self {
+        let kinds = params.kinds();
+        let regular = 1.0 - 2.0 / (crate::generator::TILE_TYPE_BOUND - params.n as i32) as f64;
+        let horizon = weights.horizon.max(0.0) as u32;
+        let mut risk = Vec::with_capacity((kinds + 1) * (params.d as usize + 1));
+        for homeless in 0..=kinds {
+            let hazard = regular * homeless as f64 / kinds as f64;
+            for counter in 0..=params.d {
+                let chance = if weights.risk == 0.0 {
+                    0.0
+                } else {
+                    ruin_chance(hazard, counter, params.d, horizon)
+                };
+                risk.push(weights.risk * chance as f32);
+            }
+        }
         Evaluator {
             masks: Masks::new(params),
             weights,
             log: log_table(),
+            risk,
         }
     }
 
@@ -420,6 +463,7 @@ impl Evaluator {
             - w.crowd * f.tiles as f32 / cells
             + w.cross * p.s as f32 * f.cross
             - w.counter * c * c
+            - self.risk[f.homeless as usize * (p.d as usize + 1) + counter.min(p.d) as usize]
     }
 
     /// [`Evaluator::value`] of `board` after `code` goes on the empty frontier cell `index`,
@@ -546,6 +590,20 @@ mod tests {
     use crate::generator::TilesCase;
     use crate::rules::{Move, State, WILD};
     use marathon_core::rng::FastRng;
+
+    /// The ruin chance: a walk needs `D + 1 - counter` homeless tiles in a row at the least,
+    /// and it is certain when every tile is homeless.
+    #[test]
+    fn ruin_chance_follows_the_counter_walk() {
+        assert_eq!(ruin_chance(0.3, 0, 2, 2), 0.0);
+        assert!((ruin_chance(0.3, 0, 2, 3) - 0.3f64.powi(3)).abs() < 1e-12);
+        assert!((ruin_chance(0.3, 2, 2, 1) - 0.3).abs() < 1e-12);
+        assert_eq!(ruin_chance(1.0, 1, 4, 4), 1.0);
+        assert_eq!(ruin_chance(0.0, 4, 4, 100), 0.0);
+        // More moves, more ruin; a higher counter, more ruin.
+        assert!(ruin_chance(0.2, 1, 3, 50) > ruin_chance(0.2, 1, 3, 20));
+        assert!(ruin_chance(0.2, 2, 3, 20) > ruin_chance(0.2, 1, 3, 20));
+    }
 
     /// The incremental worth of a placement equals the full pass on the board after it.
     #[test]

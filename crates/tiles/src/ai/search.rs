@@ -30,7 +30,7 @@ pub fn tuned_weights(params: Params) -> Weights {
     let base = Weights::default();
     match params.n {
         // Few kinds: the game is safe, so the points are in double clears.
-        4 => Weights { cross: 1.5, ..base },
+        4 | 5 => Weights { cross: 1.5, ..base },
         // Many kinds: keeping every kind a home and the frontier flexible is all.
         7.. => Weights {
             homeless: 60.0,
