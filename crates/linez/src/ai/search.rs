@@ -233,7 +233,7 @@ impl<E: Evaluator> SearchPlayer<E> {
 }
 
 /// Most spawns per sample.
-pub const MAX_DEPTH: usize = 3;
+pub const MAX_DEPTH: usize = 4;
 
 /// One sampled spawn: its colours and where the balls land.
 struct Spawn {
