@@ -24,15 +24,29 @@ use crate::rules::{
 /// The share of the time limit never planned for (scheduling noise, the judge's pipes).
 pub const RESERVE: f64 = 0.2;
 
-/// The weights for a case's parameters, tuned one ply deep (effort 1) with `examples/run.rs`
-/// by coordinate search on seeds above 100 (the reported figures are on seeds 1-100).
+/// The weights for a case's parameters, tuned with `examples/tiles_tune.rs` on seeds above 100
+/// (the reported figures are on seeds 1-100): first one ply deep (effort 1) by coordinate
+/// search, then the discard cost and the breadth of the lookahead at its own effort.
 pub fn tuned_weights(params: Params) -> Weights {
     let base = Weights::default();
     match params.n {
         // Few kinds: the game is safe, so the points are in double clears.
-        4 | 5 => Weights { cross: 1.5, ..base },
+        ..=4 => Weights { cross: 1.5, ..base },
+        // A discard costs a move: with the wider lookahead it finds a home for more tiles
+        // (N=5 effort 6, seeds 101-400: 19,569 at effort 3 without it -> 20,156; N=6
+        // seeds 401-700: 16,036 -> 17,410; N=7 seeds 101-400: 10,185 with the many-kinds
+        // weights at effort 4 -> 12,829, discards 3,720 -> 1,227 a game).
+        5 => Weights {
+            cross: 1.5,
+            discard: 1.0,
+            ..base
+        },
+        6 | 7 => Weights {
+            discard: 1.0,
+            ..base
+        },
         // Many kinds: keeping every kind a home and the frontier flexible is all.
-        7.. => Weights {
+        8.. => Weights {
             homeless: 60.0,
             single: 5.0,
             flex: 2.0,
@@ -43,16 +57,20 @@ pub fn tuned_weights(params: Params) -> Weights {
             counter: 20.0,
             ..base
         },
-        _ => base,
     }
 }
 
-/// The most replies the time budget may look ahead on. More is not better: the one-ply
-/// ranking is already good and the lookahead's errors start to decide. Measured at fixed
-/// effort: N = 4 (seeds 4, 11, 15, 25) 19,254 at 3 vs 18,484 at 15; N >= 7 (seeds 2, 3, 5-8,
-/// 12, 13) 6,046 at 4 vs 3,587 at 12.
+/// The most replies the time budget may look ahead on. With a discard cost (see
+/// [`tuned_weights`]) a wider lookahead pays for N = 5-7; without one it discards more
+/// (N = 6 effort 6 without it: 2,023 discards a game against 1,255 at effort 3). Earlier
+/// measurements at fixed effort with the weights for many kinds: N = 4 (seeds 4, 11, 15, 25)
+/// 19,254 at 3 vs 18,484 at 15; N >= 7 (seeds 2, 3, 5-8, 12, 13) 6,046 at 4 vs 3,587 at 12.
 pub fn max_expansions(params: Params) -> usize {
-    if params.n <= 6 { 3 } else { 4 }
+    match params.n {
+        ..=4 => 3,
+        5..=7 => 6,
+        _ => 4,
+    }
 }
 
 /// A reply with the board it leaves.
@@ -165,6 +183,17 @@ impl SearchPlayer {
         let special = 1.0 / (TILE_TYPE_BOUND - params.n as i32) as f32;
         let regular = (1.0 - 2.0 * special) / params.kinds() as f32;
         let used = counter.saturating_sub(1);
+        if board.is_empty() {
+            // The next tile is surely `W`, and it may go anywhere (RULES.md).
+            return board
+                .indices()
+                .map(|index| {
+                    let mut next = board.clone();
+                    next.put(index, WILD);
+                    1.0 + self.eval.value(&next, used)
+                })
+                .fold(f32::NEG_INFINITY, f32::max);
+        }
         // What a tile with no home costs.
         let homeless = if counter < params.d {
             self.eval.value(board, counter + 1) - w.discard
