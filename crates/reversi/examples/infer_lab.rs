@@ -7,14 +7,17 @@
 //! cargo run --release -p marathon-reversi --example infer_lab -- predict SEEDS MODEL
 //!
 //! MODEL: `first` (the first legal move), `flips` (the most flips), `sibling` (another
-//! opponent's true weights), `bayes` (the AI's posterior samples; the environment variables
-//! STEPS, CHAINS, THIN, SHARED_SD, OWN_SD, MEAN_SD and MISS_COST override its settings).
+//! opponent's true weights), `lineage` (the AI's posterior samples; the environment variables
+//! SWEEPS, CHAINS, THIN, MEAN_SD, SPREAD, KIN_SHARE, KIN_SD and MISS_COST override its
+//! settings; START_AT_TRUTH starts the chains at the true weights and RESET_TRUTH restarts
+//! them there every round, which samples the exact posterior whatever the mixing; DEBUG prints
+//! how many decisions a chain explains).
 
 use marathon_core::parse_seed_set;
 use marathon_core::rng::FastRng;
 use marathon_reversi::ai::greedy::most_flips;
 use marathon_reversi::ai::infer::Decision;
-use marathon_reversi::ai::posterior::{Chain, Ensemble, PRIOR, Prior};
+use marathon_reversi::ai::lineage::{self, Ensemble};
 use marathon_reversi::ai::search::Model;
 use marathon_reversi::generator::{self, ReversiCase};
 use marathon_reversi::rules::{Cell, State};
@@ -143,50 +146,70 @@ fn env(name: &str, default: f64) -> f64 {
     std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
 }
 
-/// The AI's model: posterior samples from several chains.
-struct Bayes {
-    chains: Vec<Chain>,
+/// The lineage model: exact Gibbs sweeps (SWEEPS per round and chain, CHAINS, THIN; the prior
+/// from MEAN_SD, SPREAD, KIN_SHARE, KIN_SD and MISS_COST).
+struct Lineage {
+    /// The true weights, with RESET_TRUTH: every round's chains start from them, so that their
+    /// samples come from the exact posterior (if the prior is right) whatever the mixing.
+    truth: Option<Vec<Weights>>,
+    chains: Vec<lineage::Chain>,
     ensemble: Ensemble,
+    work: lineage::Workspace,
     rng: FastRng,
-    steps: usize,
+    sweeps: usize,
     thin: usize,
 }
 
-impl Bayes {
+impl Lineage {
     fn new(case: &ReversiCase) -> Self {
-        let prior = Prior {
-            shared_sd: env("SHARED_SD", PRIOR.shared_sd),
-            own_sd: env("OWN_SD", PRIOR.own_sd),
-            mean_sd: env("MEAN_SD", PRIOR.mean_sd),
-            miss_cost: env("MISS_COST", PRIOR.miss_cost),
+        let d = lineage::PRIOR;
+        let prior = lineage::Prior {
+            mean_sd: env("MEAN_SD", d.mean_sd),
+            spread: env("SPREAD", d.spread),
+            kin_share: env("KIN_SHARE", d.kin_share),
+            kin_sd: env("KIN_SD", d.kin_sd),
+            miss_cost: env("MISS_COST", d.miss_cost),
         };
         let mut rng = FastRng::new(case.seed);
         let chains = (0..env("CHAINS", 4.0) as usize)
-            .map(|_| Chain::new(case.size, case.players, prior, &mut rng))
+            .map(|_| {
+                let mut chain = lineage::Chain::new(case.size, case.players, prior, &mut rng);
+                if std::env::var("START_AT_TRUTH").is_ok() {
+                    chain.start_at(&case.opponents);
+                }
+                chain
+            })
             .collect();
-        let mut bayes = Bayes {
+        let mut model = Lineage {
+            truth: std::env::var("RESET_TRUTH")
+                .is_ok()
+                .then(|| case.opponents.clone()),
             chains,
             ensemble: Ensemble::default(),
+            work: lineage::Workspace::default(),
             rng,
-            steps: env("STEPS", 4000.0) as usize,
+            sweeps: env("SWEEPS", 4.0) as usize,
             thin: env("THIN", 4.0) as usize,
         };
-        bayes.collect(0);
-        bayes
+        model.collect(0);
+        model
     }
 
-    fn collect(&mut self, steps: usize) {
+    fn collect(&mut self, sweeps: usize) {
         self.ensemble = Ensemble::default();
         for chain in &mut self.chains {
+            if let Some(truth) = &self.truth {
+                chain.start_at(truth);
+            }
             for _ in 0..self.thin {
-                chain.run(steps / self.thin, &mut self.rng);
+                chain.run(sweeps.div_ceil(self.thin), &mut self.work, &mut self.rng);
                 self.ensemble.push(chain);
             }
         }
     }
 }
 
-impl Predictor for Bayes {
+impl Predictor for Lineage {
     fn predict(&self, d: &Decision) -> Cell {
         self.ensemble.reply(&d.board, d.mover)
     }
@@ -196,7 +219,16 @@ impl Predictor for Bayes {
                 chain.observe(d);
             }
         }
-        self.collect(self.steps);
+        self.collect(self.sweeps);
+        if std::env::var("DEBUG").is_ok() {
+            let c = &self.chains[0];
+            eprintln!(
+                "decisions {} explained {} {}",
+                c.len(),
+                c.hits(),
+                c.describe()
+            );
+        }
     }
 }
 
@@ -205,7 +237,7 @@ fn build(name: &str, case: &ReversiCase) -> Box<dyn Predictor> {
         "sibling" => Box::new(Sibling(case.opponents.clone())),
         "first" => Box::new(Baseline(false)),
         "flips" => Box::new(Baseline(true)),
-        "bayes" => Box::new(Bayes::new(case)),
+        "lineage" => Box::new(Lineage::new(case)),
         other => panic!("unknown model {other}"),
     }
 }

@@ -3,7 +3,7 @@
 
 use marathon_core::rng::FastRng;
 use marathon_reversi::ai::infer::{Decision, explain};
-use marathon_reversi::ai::posterior::{Chain, PRIOR};
+use marathon_reversi::ai::lineage::{Chain, PRIOR, Workspace};
 use marathon_reversi::generator;
 use marathon_reversi::rules::{Board, Cell, Player};
 
@@ -67,7 +67,7 @@ fn the_posterior_chain_learns_to_explain_observed_decisions() {
         chain.observe(d);
     }
     let before = chain.hits();
-    chain.run(50_000, &mut rng);
+    chain.run(20, &mut Workspace::default(), &mut rng);
     assert!(chain.hits() > before, "{} -> {}", before, chain.hits());
     assert!(
         chain.hits() * 4 >= chain.len() * 3,

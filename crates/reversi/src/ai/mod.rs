@@ -12,7 +12,8 @@
 
 pub mod greedy;
 pub mod infer;
-pub mod posterior;
+pub mod lineage;
+pub mod normal;
 pub mod reader;
 pub mod search;
 

@@ -1,6 +1,6 @@
 //! The `ai` player: reads the opponents' moves off successive boards
 //! ([`explain`](super::infer::explain)), samples their weights from the posterior given those
-//! moves ([`posterior`](super::posterior)), and plays the move that does best on average over
+//! moves ([`lineage`](super::lineage)), and plays the move that does best on average over
 //! the samples ([`sampled_search`](search::sampled_search): under each sample's replies the game
 //! is a one-player puzzle, searched by a beam to the end).
 //!
@@ -13,7 +13,7 @@ use std::time::Instant;
 use marathon_core::rng::FastRng;
 
 use super::infer::explain;
-use super::posterior::{Chain, Ensemble, PRIOR};
+use super::lineage::{Chain, Ensemble, PRIOR, Workspace};
 use super::search::{self, Model, decision_budget};
 use super::{Clock, Player, Predictions};
 use crate::rules::{Board, Cell, State};
@@ -22,10 +22,9 @@ use crate::rules::{Board, Cell, State};
 pub const CHAINS: usize = 4;
 /// Samples taken from each chain per turn (evenly spaced over its steps).
 pub const SAMPLES_PER_CHAIN: usize = 4;
-/// Metropolis steps per chain and turn per unit of a fixed effort.
-pub const STEPS_PER_EFFORT: usize = 500;
-/// Steps between two looks at the clock under a time limit.
-const STEPS_PER_SLICE: usize = 1000;
+/// Gibbs sweeps per chain and turn per 16 units of a fixed effort (at least one sweep per
+/// sample).
+pub const SWEEPS_PER_16_EFFORT: usize = 8;
 /// Share of a decision's time spent sampling (the rest searches).
 pub const SAMPLING_SHARE: f64 = 0.5;
 
@@ -33,6 +32,7 @@ pub struct ReaderPlayer {
     effort: Option<u64>,
     rng: FastRng,
     chains: Vec<Chain>,
+    work: Workspace,
     ensemble: Ensemble,
     /// The board right after player 1's last move.
     last: Option<Board>,
@@ -45,6 +45,7 @@ impl ReaderPlayer {
             effort,
             rng: FastRng::new(seed),
             chains: Vec::new(),
+            work: Workspace::default(),
             ensemble: Ensemble::default(),
             last: None,
             predictions: Predictions::default(),
@@ -90,10 +91,11 @@ impl ReaderPlayer {
         let mut ensemble = Ensemble::default();
         match self.effort {
             Some(effort) => {
-                let steps = effort as usize * STEPS_PER_EFFORT / SAMPLES_PER_CHAIN;
+                let sweeps =
+                    (effort as usize * SWEEPS_PER_16_EFFORT / 16 / SAMPLES_PER_CHAIN).max(1);
                 for chain in &mut self.chains {
                     for _ in 0..SAMPLES_PER_CHAIN {
-                        chain.run(steps, &mut self.rng);
+                        chain.run(sweeps, &mut self.work, &mut self.rng);
                         ensemble.push(chain);
                     }
                 }
@@ -107,7 +109,7 @@ impl ReaderPlayer {
                     let mut done = false;
                     while !done {
                         for chain in &mut self.chains {
-                            chain.run(STEPS_PER_SLICE, &mut self.rng);
+                            chain.run(1, &mut self.work, &mut self.rng);
                         }
                         done = Instant::now() >= deadline;
                     }
