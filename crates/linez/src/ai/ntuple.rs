@@ -28,11 +28,13 @@ const CANONICAL_CODES: usize = 6 * 6 * 6 * 6 * 6;
 const RAW_CODES: usize = 1 << (3 * LEN);
 
 /// Whole-board terms, each a table indexed by a small count.
-const GLOBAL_TERMS: usize = 6;
+const GLOBAL_TERMS: usize = 7;
 /// Ready lines beyond this count share the last entry.
 const MAX_READY: usize = 15;
 /// Empty regions beyond this count share the last entry.
 const MAX_REGIONS: usize = 15;
+/// Promising windows beyond this count share the last entry.
+const MAX_PROMISING: usize = 31;
 /// Terms are only ever appended, so that a file of an older network (a prefix of them) still
 /// reads, the new terms at zero.
 const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [
@@ -42,6 +44,7 @@ const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [
     CELLS + 1,
     MAX_REGIONS + 1,
     COLORS as usize + 1,
+    MAX_PROMISING + 1,
 ];
 
 /// Table entries one afterstate reads: one per window and one per whole-board term.
@@ -64,6 +67,8 @@ struct Geometry {
     pattern: Vec<u16>,
     /// Whether a raw code is four balls of one colour and a gap: a line one ball from clearing.
     four_of_one: Vec<bool>,
+    /// Whether a raw code is three balls of one colour and two gaps.
+    three_of_one: Vec<bool>,
     /// For each cell, the windows holding it and the shift of its digit in their raw codes.
     of_cell: [[(u8, u8); MAX_WINDOWS_OF_CELL]; CELLS],
     of_cell_len: [u8; CELLS],
@@ -173,14 +178,18 @@ impl Geometry {
             }
         }
         assert_eq!(next as usize, PATTERNS);
-        let four_of_one = (0..RAW_CODES)
-            .map(|raw| {
-                let colors: [u8; LEN] = std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7);
-                let first = colors.iter().copied().find(|&c| c != 0).unwrap_or(0);
-                colors.iter().filter(|&&c| c == first && c != 0).count() == LEN - 1
-                    && colors.iter().filter(|&&c| c == 0).count() == 1
-            })
-            .collect();
+        let k_of_one = |k: usize| {
+            (0..RAW_CODES)
+                .map(|raw| {
+                    let colors: [u8; LEN] = std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7);
+                    let first = colors.iter().copied().find(|&c| c != 0).unwrap_or(0);
+                    colors.iter().filter(|&&c| c == first && c != 0).count() == k
+                        && colors.iter().filter(|&&c| c == 0).count() == LEN - k
+                })
+                .collect::<Vec<bool>>()
+        };
+        let four_of_one = k_of_one(LEN - 1);
+        let three_of_one = k_of_one(LEN - 2);
         let pattern = (0..RAW_CODES)
             .map(|raw| {
                 canonical[canonical_code(std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7))]
@@ -222,6 +231,7 @@ impl Geometry {
             pattern,
             shares,
             four_of_one,
+            three_of_one,
             of_cell,
             of_cell_len,
             shared,
@@ -292,7 +302,8 @@ fn is_canonical(mut code: usize) -> bool {
 
 /// The whole-board terms of a board: empty cells, empty cells outside the largest empty
 /// region, ready lines (four of a colour whose gap a fifth can reach), balls that can move into
-/// the largest region, empty regions, colours with no ball that can. `four_of_one` lists the
+/// the largest region, empty regions, colours with no ball that can, promising windows (three
+/// of a colour whose two gaps balls of it from outside can reach). `four_of_one` lists the
 /// windows holding four balls of one colour and a gap: only those can be ready.
 fn global_counts(board: &Board, four_of_one: &[u8]) -> [usize; GLOBAL_TERMS] {
     let moves = board.legal_moves();
@@ -310,6 +321,13 @@ fn global_counts(board: &Board, four_of_one: &[u8]) -> [usize; GLOBAL_TERMS] {
     let stuck_colours = (1..=COLORS)
         .filter(|&color| (board.color_bits(color) & largest.movers).is_empty())
         .count();
+    let geometry = geometry();
+    let promising = (0..COUNT)
+        .filter(|&window| {
+            geometry.three_of_one[geometry.raw_code(window, board.colors())]
+                && can_complete(board, regions, window)
+        })
+        .count();
     [
         empty,
         empty - largest.cells.count() as usize,
@@ -317,22 +335,23 @@ fn global_counts(board: &Board, four_of_one: &[u8]) -> [usize; GLOBAL_TERMS] {
         largest.movers.count() as usize,
         regions.len().min(MAX_REGIONS),
         stuck_colours,
+        promising.min(MAX_PROMISING),
     ]
 }
 
-/// Whether a ball of the colour of `window` (four balls of one colour and a gap) from outside
-/// it can reach the gap.
+/// Whether balls of the colour of `window` (balls of one colour and gaps) from outside it can
+/// reach every gap.
 #[inline]
 fn can_complete(board: &Board, regions: &[Region], window: usize) -> bool {
     let mask = WINDOWS[window];
     let occupied = board.occupied().raw();
     let ball = (occupied & mask).trailing_zeros() as usize;
     let same = board.color_bits(board.colors()[ball]).raw();
-    let gap = mask & !occupied;
+    let gaps = mask & !occupied;
     regions
         .iter()
-        .find(|region| region.cells.raw() & gap != 0)
-        .is_some_and(|region| region.movers.raw() & same & !mask != 0)
+        .filter(|region| region.cells.raw() & gaps != 0)
+        .all(|region| region.movers.raw() & same & !mask != 0)
 }
 
 /// The windows of a board with four balls of one colour and a gap, at most [`COUNT`].
@@ -1009,6 +1028,59 @@ mod tests {
         assert!(
             ready_boards > 50,
             "only {ready_boards} boards with ready lines"
+        );
+    }
+
+    #[test]
+    fn promising_windows_match_a_search_for_a_ball_that_reaches_each_gap() {
+        let mut rng = FastRng::new(5);
+        let mut promising_boards = 0;
+        for _ in 0..300 {
+            // Two colours and many balls: lines of three and walled-off gaps are common.
+            let mut board = Board::empty();
+            for _ in 0..25 + rng.below(45) {
+                let empty = board.empty_cells();
+                let cell = empty.nth(rng.below(empty.count())).expect("room");
+                board.put(cell, 1 + rng.below(2) as u8);
+            }
+            let colors = board.colors();
+            let scanned = WINDOWS
+                .iter()
+                .filter(|&&mask| {
+                    let cells: Vec<Cell> = (0..CELLS)
+                        .filter(|&i| mask >> i & 1 != 0)
+                        .map(Cell::from_index)
+                        .collect();
+                    let balls: Vec<Color> = cells
+                        .iter()
+                        .map(|c| colors[c.index()])
+                        .filter(|&color| color != 0)
+                        .collect();
+                    let gaps: Vec<Cell> = cells
+                        .iter()
+                        .copied()
+                        .filter(|c| colors[c.index()] == 0)
+                        .collect();
+                    balls.len() == 3
+                        && balls.iter().all(|&color| color == balls[0])
+                        && gaps.iter().all(|&gap| {
+                            board
+                                .color_bits(balls[0])
+                                .into_iter()
+                                .filter(|ball| !cells.contains(ball))
+                                .any(|ball| board.check_move(Move::new(ball, gap)).is_ok())
+                        })
+                })
+                .count();
+            let network = Network::default();
+            let features = network.features(&board);
+            let promising = (features[COUNT + 6] - network.global_offset(6)) as usize;
+            assert_eq!(promising, scanned.min(MAX_PROMISING), "{board:?}");
+            promising_boards += usize::from(scanned > 0);
+        }
+        assert!(
+            promising_boards > 50,
+            "only {promising_boards} boards with promising windows"
         );
     }
 

@@ -252,7 +252,8 @@ impl Events {
                 continue;
             }
             let (ni, ai, di, bi) = (l.n[i], l.a[i], l.d[i], l.b[i]);
-            let wrong = |x: f64| !above((nc + ac * x) / (dc + bc * x), (ni + ai * x) / (di + bi * x));
+            let wrong =
+                |x: f64| !above((nc + ac * x) / (dc + bc * x), (ni + ai * x) / (di + bi * x));
             if ac == 0.0 && bc == 0.0 && ai == 0.0 && bi == 0.0 {
                 // The pair does not move along the line.
                 if wrong(0.0) {
