@@ -3,11 +3,12 @@
 //!
 //! cargo run --release -p marathon-linez --example linez_tune -- PLAYER SEEDS [effort=N]
 //!     [time=SECONDS] [net=FILE] [depth=D] [candidates=N] [margin=POINTS] [per_seed=1]
-//!     [line=a,b,c,d,e] [points=x] [empty=x]
+//!     [trace=EVERY] [line=a,b,c,d,e] [points=x] [empty=x]
 //!
 //! `ai` searches with the built-in network unless `net=FILE` names another; `depth`,
 //! `candidates` and `margin` override the fields of the `ai` player's `search::Settings`.
-//! Any other player name with `net=FILE` plays that network greedily.
+//! Any other player name with `net=FILE` plays that network greedily. `trace=K` prints the
+//! board every K moves.
 
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,7 @@ fn main() {
     let mut network: Option<Network> = None;
     let mut time_limit = Duration::from_secs(20);
     let mut per_seed = false;
+    let mut trace = 0u64;
     for arg in &args[2.min(args.len())..] {
         let (key, value) = arg.split_once('=').expect("key=value");
         if key == "net" {
@@ -50,6 +52,7 @@ fn main() {
             "depth" => settings.depth = numbers[0] as usize,
             "candidates" => settings.candidates = numbers[0] as usize,
             "per_seed" => per_seed = numbers[0] != 0.0,
+            "trace" => trace = numbers[0] as u64,
             "margin" => settings.settled_margin = f64::from(numbers[0]),
             "time" => time_limit = Duration::from_secs_f32(numbers[0]),
             "line" => weights.line.copy_from_slice(&numbers),
@@ -76,6 +79,7 @@ fn main() {
                 settings,
                 time_limit,
                 seed,
+                trace,
             )
         })
         .collect();
@@ -111,6 +115,7 @@ fn play(
     settings: Settings,
     limit: Duration,
     seed: u64,
+    trace: u64,
 ) -> (u64, u64, f64) {
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
@@ -138,6 +143,12 @@ fn play(
         let mv = player
             .choose(&state.board, state.preview, &clock)
             .expect("a move");
+        if trace > 0 && state.moves % trace == 0 {
+            println!(
+                "seed {seed} move {} score {} preview {:?} plays {mv}{:?}",
+                state.moves, state.score, state.preview, state.board
+            );
+        }
         used += clock.started.elapsed();
         if used > limit {
             break;
