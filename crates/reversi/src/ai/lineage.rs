@@ -233,11 +233,40 @@ impl Observed {
 /// window.
 #[derive(Default)]
 struct Events {
+    /// Wrong pairs at the window's low end.
+    base: i32,
+    /// Changes of the count inside the window (none at either end: most wrong intervals reach
+    /// an end, and leaving those out halves the sorting).
     events: Vec<(f64, i32)>,
     line: LineScratch,
 }
 
 impl Events {
+    fn clear(&mut self) {
+        self.base = 0;
+        self.events.clear();
+    }
+
+    /// Counts one pair wrong on `[from, to]` within the window `[lo, hi]`.
+    #[inline]
+    fn wrong_on(
+        base: &mut i32,
+        events: &mut Vec<(f64, i32)>,
+        from: f64,
+        to: f64,
+        lo: f64,
+        hi: f64,
+    ) {
+        if from <= lo {
+            *base += 1;
+        } else {
+            events.push((from, 1));
+        }
+        if to < hi {
+            events.push((to, -1));
+        }
+    }
+
     /// Adds the intervals of `[lo, hi]` where each pair of `obs` along `dir` is wrong.
     fn add(&mut self, obs: &Observed, dir: &impl Direction, lo: f64, hi: f64) {
         if !dir.moves(obs.touched) || obs.moves.len() < 2 {
@@ -257,8 +286,7 @@ impl Events {
             if ac == 0.0 && bc == 0.0 && ai == 0.0 && bi == 0.0 {
                 // The pair does not move along the line.
                 if wrong(0.0) {
-                    self.events.push((lo, 1));
-                    self.events.push((hi, -1));
+                    self.base += 1;
                 }
                 continue;
             }
@@ -306,8 +334,7 @@ impl Events {
                     match (is_wrong, open) {
                         (true, None) => open = Some(start),
                         (false, Some(from)) => {
-                            self.events.push((from, 1));
-                            self.events.push((start, -1));
+                            Self::wrong_on(&mut self.base, &mut self.events, from, start, lo, hi);
                             open = None;
                         }
                         _ => {}
@@ -316,8 +343,7 @@ impl Events {
                 start = end;
             }
             if let Some(from) = open {
-                self.events.push((from, 1));
-                self.events.push((hi, -1));
+                Self::wrong_on(&mut self.base, &mut self.events, from, hi, lo, hi);
             }
         }
     }
@@ -335,19 +361,20 @@ struct Component {
 /// with `events` the breakpoints of `wrong` within `[lo, hi]`. Returns the step and the
 /// component it came from (`usize::MAX` and no step if nothing has mass).
 fn draw_step(
-    events: &mut [(f64, i32)],
+    wrong: &mut Events,
     components: &[Component],
     cost: f64,
     (lo, hi): (f64, f64),
     scratch: &mut StepScratch,
     rng: &mut FastRng,
 ) -> (f64, usize) {
+    let events = &mut wrong.events;
     events.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     // Segments of constant count, merged where the count does not change.
     let segments = &mut scratch.segments;
     segments.clear();
     let mut at = lo;
-    let mut count = 0;
+    let mut count = wrong.base;
     for &(x, change) in events.iter() {
         if x > at && segments.last().is_none_or(|s| s.2 != count) {
             segments.push((at, x, count));
@@ -365,6 +392,14 @@ fn draw_step(
         }
     }
     let least = segments.iter().map(|s| s.2).min().unwrap_or(0);
+    if scratch.cost != cost {
+        scratch.cost = cost;
+        scratch.likelihood = (0..)
+            .map(|j: i32| f64::from(j) * cost)
+            .take_while(|&excess| excess <= MAX_EXCESS)
+            .map(|excess| (-excess).exp())
+            .collect();
+    }
     // Mass of each (segment, component): the normal mass between the segment's ends, from the
     // tails at each end (shared by neighbouring segments), times the likelihood.
     let masses = &mut scratch.masses;
@@ -378,11 +413,9 @@ fn draw_step(
         let mut left = tail(segments.first().map_or(lo, |s| s.0));
         for &(_, to, count) in segments.iter() {
             let right = tail(to);
-            let excess = f64::from(count - least) * cost;
-            let m = if excess > MAX_EXCESS {
-                0.0
-            } else {
-                comp.weight * between(left, right) * (-excess).exp()
+            let m = match scratch.likelihood.get((count - least) as usize) {
+                Some(&factor) => comp.weight * between(left, right) * factor,
+                None => 0.0,
             };
             masses.push(m);
             total += m;
@@ -433,6 +466,10 @@ struct StepScratch {
     segments: Vec<(f64, f64, i32)>,
     /// Per component, per segment.
     masses: Vec<f64>,
+    /// `exp(-cost * j)` for `j` wrong pairs more than the fewest, while above `exp(-MAX_EXCESS)`
+    /// (the likelihood factors, computed once per cost).
+    likelihood: Vec<f64>,
+    cost: f64,
 }
 
 /// One Markov chain over the case mean, the shared values, the opponents' weights and which
@@ -635,12 +672,12 @@ impl Chain {
         ];
         let (lo, hi) = Self::window(&components);
         let dir = OneCell(cell);
-        work.events.events.clear();
+        work.events.clear();
         for obs in &self.observed[index] {
             work.events.add(obs, &dir, lo, hi);
         }
         let (x, k) = draw_step(
-            &mut work.events.events,
+            &mut work.events,
             &components,
             p.miss_cost,
             (lo, hi),
@@ -684,14 +721,14 @@ impl Chain {
         }];
         let (lo, hi) = Self::window(&components);
         let dir = OneCell(cell);
-        work.events.events.clear();
+        work.events.clear();
         for &index in &kin {
             for obs in &self.observed[index] {
                 work.events.add(obs, &dir, lo, hi);
             }
         }
         let (x, k) = draw_step(
-            &mut work.events.events,
+            &mut work.events,
             &components,
             p.miss_cost,
             (lo, hi),
@@ -732,12 +769,12 @@ impl Chain {
             sd: p.mean_sd,
         }];
         let (lo, hi) = Self::window(&components);
-        work.events.events.clear();
+        work.events.clear();
         for obs in self.observed.iter().flatten() {
             work.events.add(obs, &Everywhere, lo, hi);
         }
         let (x, k) = draw_step(
-            &mut work.events.events,
+            &mut work.events,
             &components,
             p.miss_cost,
             (lo, hi),
@@ -914,13 +951,14 @@ mod tests {
             }
             let obs = Observed::new(d, &w);
             let cell = d.board.occupied().iter().nth(5).unwrap();
-            events.events.clear();
+            events.clear();
             events.add(&obs, &OneCell(cell), -100.0, 100.0);
             let mut sorted = events.events.clone();
             sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
             for _ in 0..20 {
                 let x = rng.next_f64() * 200.0 - 100.0;
-                let from_events: i32 = sorted.iter().filter(|e| e.0 <= x).map(|e| e.1).sum();
+                let from_events: i32 =
+                    events.base + sorted.iter().filter(|e| e.0 <= x).map(|e| e.1).sum::<i32>();
                 let mut moved = w.clone();
                 moved.set(cell, w.get(cell) + x);
                 let direct = Observed::new(d, &moved).wrong_pairs() as i32;
@@ -952,7 +990,7 @@ mod tests {
         let mut second = 0;
         for _ in 0..n {
             let (x, k) = draw_step(
-                &mut [],
+                &mut Events::default(),
                 &mixture,
                 1.0,
                 (-20.0, 25.0),
@@ -976,7 +1014,11 @@ mod tests {
         }];
         let below = (0..n)
             .filter(|_| {
-                let mut events = [(0.0, -1), (-8.0, 1)];
+                let mut events = Events {
+                    base: 1,
+                    events: vec![(0.0, -1)],
+                    ..Events::default()
+                };
                 let (x, _) = draw_step(
                     &mut events,
                     &normal,
