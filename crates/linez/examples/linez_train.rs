@@ -6,6 +6,9 @@
 //! cargo run --release -p marathon-linez --example linez_train -- GAMES OUT.bin [rate=1]
 //!     [init=IN.bin] [stages=1] [seed=N] [report=1000] [lambda=0] [horizon=16]
 //!
+//! cargo run --release -p marathon-linez --example linez_train -- average OUT.bin IN.bin...
+//!     writes the network whose values are the mean of the given networks' values.
+//!
 //! With `lambda` above 0 an afterstate learns, `horizon` afterstates late, the lambda-return
 //! over the afterstates after it (delayed TD(lambda), as in Jaśkowski's 2048 players): credit
 //! travels back further per game than TD(0)'s one step.
@@ -19,6 +22,17 @@ use marathon_linez::rules::{Board, COLORS, Color, PREVIEW_LEN, State, Turn, line
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("average") {
+        let networks: Vec<Network> = args[2..]
+            .iter()
+            .map(|path| {
+                Network::from_bytes(&std::fs::read(path).expect("a network file")).expect(path)
+            })
+            .collect();
+        let mean = Network::mean_of(&networks).expect("networks of one shape");
+        std::fs::write(&args[1], mean.to_bytes()).expect("write the mean");
+        return;
+    }
     let games: u64 = args.first().and_then(|g| g.parse().ok()).expect("GAMES");
     let out = args.get(1).cloned().expect("OUT");
     let (mut rate, mut init, mut seed, mut report) = (1.0f32, None, 1u64, 1000u64);

@@ -68,21 +68,16 @@ fn main() {
         network = Some(Network::builtin().clone());
     }
     let started = Instant::now();
-    let results: Vec<(u64, u64, f64)> = seeds
-        .par_iter()
-        .map(|&seed| {
-            play(
-                &player,
-                weights,
-                network.as_ref(),
-                effort,
-                settings,
-                time_limit,
-                seed,
-                trace,
-            )
-        })
-        .collect();
+    let setup = Setup {
+        name: &player,
+        weights,
+        network: network.as_ref(),
+        effort,
+        settings,
+        limit: time_limit,
+        trace,
+    };
+    let results: Vec<(u64, u64, f64)> = seeds.par_iter().map(|&seed| play(&setup, seed)).collect();
     if per_seed {
         for (seed, (score, moves, seconds)) in seeds.iter().zip(&results) {
             println!("seed {seed}: {score} points, {moves} moves, {seconds:.2}s");
@@ -107,16 +102,28 @@ fn main() {
     );
 }
 
-fn play(
-    name: &str,
+/// What every game of a run shares.
+struct Setup<'a> {
+    name: &'a str,
     weights: Weights,
-    network: Option<&Network>,
+    network: Option<&'a Network>,
     effort: Option<u64>,
     settings: Settings,
     limit: Duration,
-    seed: u64,
+    /// Print the board every this many moves (0: never).
     trace: u64,
-) -> (u64, u64, f64) {
+}
+
+fn play(setup: &Setup, seed: u64) -> (u64, u64, f64) {
+    let &Setup {
+        name,
+        weights,
+        network,
+        effort,
+        settings,
+        limit,
+        trace,
+    } = setup;
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
     let mut player: Box<dyn Player> = match network {
@@ -143,7 +150,7 @@ fn play(
         let mv = player
             .choose(&state.board, state.preview, &clock)
             .expect("a move");
-        if trace > 0 && state.moves % trace == 0 {
+        if trace > 0 && state.moves.is_multiple_of(trace) {
             println!(
                 "seed {seed} move {} score {} preview {:?} plays {mv}{:?}",
                 state.moves, state.score, state.preview, state.board

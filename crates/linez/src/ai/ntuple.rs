@@ -444,6 +444,26 @@ impl Network {
         network
     }
 
+    /// The network whose values are the mean of `networks`' values (of one shape): a value is
+    /// a sum of weights, so the mean of the weights. Independently trained networks err
+    /// independently, and their mean errs less.
+    pub fn mean_of(networks: &[Network]) -> Result<Network, String> {
+        let first = networks.first().ok_or("no networks to average")?;
+        if let Some(other) = networks.iter().find(|n| n.stages != first.stages) {
+            return Err(format!(
+                "{} stages and {} stages cannot be averaged",
+                first.stages, other.stages
+            ));
+        }
+        let mut mean = Network::new(first.stages);
+        for network in networks {
+            for (sum, w) in mean.weights.iter_mut().zip(&network.weights) {
+                *sum += w / networks.len() as f32;
+            }
+        }
+        Ok(mean)
+    }
+
     /// The weights' length (for training state of the same shape).
     pub fn weight_count(&self) -> usize {
         self.weights.len()
@@ -1082,6 +1102,25 @@ mod tests {
             promising_boards > 50,
             "only {promising_boards} boards with promising windows"
         );
+    }
+
+    #[test]
+    fn the_mean_network_values_every_board_at_the_mean_value() {
+        let networks = [random_network(1, 2), random_network(2, 2)];
+        let mean = Network::mean_of(&networks).expect("same shape");
+        let mut rng = FastRng::new(9);
+        for _ in 0..20 {
+            let mut board = Board::empty();
+            for _ in 0..rng.below(60) {
+                let empty = board.empty_cells();
+                let cell = empty.nth(rng.below(empty.count())).expect("room");
+                board.put(cell, 1 + rng.below(u32::from(COLORS)) as u8);
+            }
+            let want = (networks[0].value(&board) + networks[1].value(&board)) / 2.0;
+            assert!((mean.value(&board) - want).abs() < 1e-3);
+        }
+        assert!(Network::mean_of(&[random_network(1, 2), random_network(1, 3)]).is_err());
+        assert!(Network::mean_of(&[]).is_err());
     }
 
     #[test]
