@@ -6,6 +6,7 @@
 //! [`MoveScorer`] keeps the worth of each window of a base board and scores a move by the
 //! change of the windows through its two cells only.
 
+use super::top_moves::TopMoves;
 use super::windows::{COUNT, WINDOWS, WINDOWS_OF_CELL};
 use crate::rules::{
     Bits, Board, CELLS, COLORS, Cell, Color, LINE_LENGTH, Move, PREVIEW_LEN, Region, line_points,
@@ -222,7 +223,7 @@ impl MoveScorer<'_> {
     /// a ball of its colour on the target, each computed once per cell and colour. Pairs that
     /// share a window (and moves that clear) are scored exactly.
     pub fn best_move(&self) -> Option<(Move, f32, u32)> {
-        let mut top = TopMoves::new();
+        let mut top = TopMoves::<EXACT_RESCORED>::new();
         let mut best_clear: Option<(Move, f32, u32)> = None;
         self.for_each_scored(|mv, value, removed| {
             if removed > 0 {
@@ -364,40 +365,6 @@ pub fn ready_windows(board: &Board, regions: &[Region]) -> u32 {
 
 /// How many of the best moves by fast score get the exact global terms.
 const EXACT_RESCORED: usize = 24;
-
-/// The best few moves by fast score, kept sorted (best first) without allocating.
-struct TopMoves {
-    moves: [(Move, f32, u32); EXACT_RESCORED],
-    len: usize,
-}
-
-impl TopMoves {
-    fn new() -> Self {
-        let none = Move::new(Cell::from_index(0), Cell::from_index(1));
-        Self {
-            moves: [(none, f32::NEG_INFINITY, 0); EXACT_RESCORED],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn offer(&mut self, mv: Move, value: f32, removed: u32) {
-        if self.len == EXACT_RESCORED && value <= self.moves[EXACT_RESCORED - 1].1 {
-            return;
-        }
-        let mut i = self.len.min(EXACT_RESCORED - 1);
-        while i > 0 && self.moves[i - 1].1 < value {
-            self.moves[i] = self.moves[i - 1];
-            i -= 1;
-        }
-        self.moves[i] = (mv, value, removed);
-        self.len = (self.len + 1).min(EXACT_RESCORED);
-    }
-
-    fn moves(&self) -> &[(Move, f32, u32)] {
-        &self.moves[..self.len]
-    }
-}
 
 /// Whether some window of five holds both cells.
 #[inline]

@@ -7,6 +7,7 @@ pub mod greedy;
 pub mod ntuple;
 mod random;
 pub mod search;
+mod top_moves;
 mod windows;
 
 pub use eval::Weights;

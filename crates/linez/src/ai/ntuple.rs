@@ -12,6 +12,7 @@
 
 use std::sync::OnceLock;
 
+use super::top_moves::TopMoves;
 use super::windows::{COUNT, LEN, WINDOWS};
 use super::{Clock, Player};
 use crate::rules::{Board, CELLS, COLORS, Cell, Color, Move, Region, SIZE, line_points};
@@ -890,40 +891,6 @@ const EXACT_RESCORED: usize = 8;
 /// Clearing moves whose continuation is searched: the best by points and the value of the
 /// board after them. Each costs a whole move search, and the others rarely do better.
 const MAX_CLEARING: usize = 1;
-
-/// The best few moves by fast score, best first, without allocating.
-struct TopMoves<const N: usize> {
-    moves: [(Move, f32, u32); N],
-    len: usize,
-}
-
-impl<const N: usize> TopMoves<N> {
-    fn new() -> Self {
-        let none = Move::new(Cell::from_index(0), Cell::from_index(1));
-        Self {
-            moves: [(none, f32::NEG_INFINITY, 0); N],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn offer(&mut self, mv: Move, value: f32, removed: u32) {
-        if self.len == N && value <= self.moves[N - 1].1 {
-            return;
-        }
-        let mut i = self.len.min(N - 1);
-        while i > 0 && self.moves[i - 1].1 < value {
-            self.moves[i] = self.moves[i - 1];
-            i -= 1;
-        }
-        self.moves[i] = (mv, value, removed);
-        self.len = (self.len + 1).min(N);
-    }
-
-    fn moves(&self) -> &[(Move, f32, u32)] {
-        &self.moves[..self.len]
-    }
-}
 
 #[cfg(test)]
 mod tests {
