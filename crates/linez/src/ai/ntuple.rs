@@ -66,10 +66,9 @@ struct Geometry {
     windows_len: usize,
     /// Pattern per raw code.
     pattern: Vec<u16>,
-    /// Whether a raw code is four balls of one colour and a gap: a line one ball from clearing.
-    four_of_one: Vec<bool>,
-    /// Whether a raw code is three balls of one colour and two gaps.
-    three_of_one: Vec<bool>,
+    /// Per raw code, the balls if they are three or four of one colour with only gaps beside
+    /// them (a line two or one balls from clearing), else 0.
+    near: Vec<u8>,
     /// For each cell, the windows holding it and the shift of its digit in their raw codes.
     of_cell: [[(u8, u8); MAX_WINDOWS_OF_CELL]; CELLS],
     of_cell_len: [u8; CELLS],
@@ -179,18 +178,19 @@ impl Geometry {
             }
         }
         assert_eq!(next as usize, PATTERNS);
-        let k_of_one = |k: usize| {
-            (0..RAW_CODES)
-                .map(|raw| {
-                    let colors: [u8; LEN] = std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7);
-                    let first = colors.iter().copied().find(|&c| c != 0).unwrap_or(0);
-                    colors.iter().filter(|&&c| c == first && c != 0).count() == k
-                        && colors.iter().filter(|&&c| c == 0).count() == LEN - k
-                })
-                .collect::<Vec<bool>>()
-        };
-        let four_of_one = k_of_one(LEN - 1);
-        let three_of_one = k_of_one(LEN - 2);
+        let near = (0..RAW_CODES)
+            .map(|raw| {
+                let colors: [u8; LEN] = std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7);
+                let first = colors.iter().copied().find(|&c| c != 0).unwrap_or(0);
+                let balls = colors.iter().filter(|&&c| c != 0).count();
+                let one_colour = colors.iter().all(|&c| c == 0 || c == first);
+                if one_colour && (balls == LEN - 2 || balls == LEN - 1) {
+                    balls as u8
+                } else {
+                    0
+                }
+            })
+            .collect();
         let pattern = (0..RAW_CODES)
             .map(|raw| {
                 canonical[canonical_code(std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7))]
@@ -231,8 +231,7 @@ impl Geometry {
             windows_len,
             pattern,
             shares,
-            four_of_one,
-            three_of_one,
+            near,
             of_cell,
             of_cell_len,
             shared,
@@ -304,9 +303,9 @@ fn is_canonical(mut code: usize) -> bool {
 /// The whole-board terms of a board: empty cells, empty cells outside the largest empty
 /// region, ready lines (four of a colour whose gap a fifth can reach), balls that can move into
 /// the largest region, empty regions, colours with no ball that can, promising windows (three
-/// of a colour whose two gaps balls of it from outside can reach). `four_of_one` lists the
-/// windows holding four balls of one colour and a gap: only those can be ready.
-fn global_counts(board: &Board, four_of_one: &[u8]) -> [usize; GLOBAL_TERMS] {
+/// of a colour whose two gaps balls of it from outside can reach). Only the `near` windows can
+/// be ready or promising.
+fn global_counts(board: &Board, near: &NearLines) -> [usize; GLOBAL_TERMS] {
     let moves = board.legal_moves();
     let regions = moves.regions();
     let empty = board.empty_cells().count() as usize;
@@ -315,19 +314,17 @@ fn global_counts(board: &Board, four_of_one: &[u8]) -> [usize; GLOBAL_TERMS] {
         .max_by_key(|r| r.cells.count())
         .copied()
         .unwrap_or_default();
-    let ready = four_of_one
-        .iter()
-        .filter(|&&window| can_complete(board, regions, window as usize))
-        .count();
+    let completed = |windows: &WindowList| {
+        windows
+            .as_slice()
+            .iter()
+            .filter(|&&window| can_complete(board, regions, window as usize))
+            .count()
+    };
+    let ready = completed(&near.four);
+    let promising = completed(&near.three);
     let stuck_colours = (1..=COLORS)
         .filter(|&color| (board.color_bits(color) & largest.movers).is_empty())
-        .count();
-    let geometry = geometry();
-    let promising = (0..COUNT)
-        .filter(|&window| {
-            geometry.three_of_one[geometry.raw_code(window, board.colors())]
-                && can_complete(board, regions, window)
-        })
         .count();
     [
         empty,
@@ -355,16 +352,16 @@ fn can_complete(board: &Board, regions: &[Region], window: usize) -> bool {
         .all(|region| region.movers.raw() & same & !mask != 0)
 }
 
-/// The windows of a board with four balls of one colour and a gap, at most [`COUNT`].
+/// Some windows of a board, at most [`COUNT`].
 #[derive(Clone, Copy)]
-struct FourOfOne {
+struct WindowList {
     windows: [u8; COUNT],
     len: usize,
 }
 
-impl FourOfOne {
+impl WindowList {
     fn new() -> Self {
-        FourOfOne {
+        WindowList {
             windows: [0; COUNT],
             len: 0,
         }
@@ -377,6 +374,33 @@ impl FourOfOne {
 
     fn as_slice(&self) -> &[u8] {
         &self.windows[..self.len]
+    }
+}
+
+/// The windows of a board one or two balls from clearing: four or three balls of one colour
+/// and only gaps beside them.
+#[derive(Clone, Copy)]
+struct NearLines {
+    four: WindowList,
+    three: WindowList,
+}
+
+impl NearLines {
+    fn new() -> Self {
+        NearLines {
+            four: WindowList::new(),
+            three: WindowList::new(),
+        }
+    }
+
+    /// Adds `window` if its raw code `raw` makes it near.
+    #[inline]
+    fn offer(&mut self, window: usize, raw: usize) {
+        match geometry().near[raw] as usize {
+            balls if balls == LEN - 1 => self.four.push(window),
+            balls if balls == LEN - 2 => self.three.push(window),
+            _ => {}
+        }
     }
 }
 
@@ -498,18 +522,13 @@ impl Network {
         let colors = board.colors();
         let stage = self.stage_offset(board.ball_count());
         let mut features = [0u32; FEATURES];
-        let mut four_of_one = FourOfOne::new();
+        let mut near = NearLines::new();
         for (window, feature) in features[..COUNT].iter_mut().enumerate() {
             let raw = geometry.raw_code(window, colors);
-            if geometry.four_of_one[raw] {
-                four_of_one.push(window);
-            }
+            near.offer(window, raw);
             *feature = stage + geometry.feature(window, raw);
         }
-        for (term, count) in global_counts(board, four_of_one.as_slice())
-            .into_iter()
-            .enumerate()
-        {
+        for (term, count) in global_counts(board, &near).into_iter().enumerate() {
             features[COUNT + term] = self.global_offset(term) + count as u32;
         }
         features
@@ -713,8 +732,8 @@ pub struct Scorer<'a> {
     base: f32,
     /// The board's whole-board terms' part of `base`.
     global: f32,
-    /// The board's windows that are one ball from clearing.
-    four_of_one: FourOfOne,
+    /// The board's windows that are one or two balls from clearing.
+    near: NearLines,
     /// Where the board's stage's window tables start (a quiet move keeps the ball count).
     stage: u32,
     /// Per colour, the empty cells where a ball of it completes a line of five.
@@ -727,25 +746,23 @@ impl<'a> Scorer<'a> {
         let colors = board.colors();
         let mut raw = [0u16; COUNT];
         let mut window_weight = [0.0; COUNT];
-        let mut four_of_one = FourOfOne::new();
+        let mut near = NearLines::new();
         let stage = network.stage_offset(board.ball_count());
         for window in 0..COUNT {
             let code = geometry.raw_code(window, colors);
             raw[window] = code as u16;
             window_weight[window] =
                 network.weights[(stage + geometry.feature(window, code)) as usize];
-            if geometry.four_of_one[code] {
-                four_of_one.push(window);
-            }
+            near.offer(window, code);
         }
         let mut completes = [0u128; COLORS as usize];
-        for &window in four_of_one.as_slice() {
+        for &window in near.four.as_slice() {
             let mask = WINDOWS[window as usize];
             let occupied = board.occupied().raw();
             let ball = (occupied & mask).trailing_zeros() as usize;
             completes[colors[ball] as usize - 1] |= mask & !occupied;
         }
-        let global = global_counts(board, four_of_one.as_slice())
+        let global = global_counts(board, &near)
             .into_iter()
             .enumerate()
             .map(|(term, count)| network.weights[network.global_offset(term) as usize + count])
@@ -757,7 +774,7 @@ impl<'a> Scorer<'a> {
             window_weight,
             base: window_weight.iter().sum::<f32>() + global,
             global,
-            four_of_one,
+            near,
             stage,
             completes,
         }
@@ -857,24 +874,27 @@ impl<'a> Scorer<'a> {
         let touched = |window: u8| {
             WINDOWS[window as usize] & (1u128 << mv.from.index() | 1u128 << mv.to.index()) != 0
         };
-        let mut four_of_one = FourOfOne::new();
-        for &window in self.four_of_one.as_slice() {
-            if !touched(window) {
-                four_of_one.push(window as usize);
+        let mut near = NearLines::new();
+        for (list, kept) in [
+            (&self.near.four, &mut near.four),
+            (&self.near.three, &mut near.three),
+        ] {
+            for &window in list.as_slice() {
+                if !touched(window) {
+                    kept.push(window as usize);
+                }
             }
         }
         let mut seen = [false; COUNT];
         for cell in [mv.from, mv.to] {
             for &(window, _) in geometry.windows_of(cell) {
                 let window = window as usize;
-                if !std::mem::replace(&mut seen[window], true)
-                    && geometry.four_of_one[geometry.raw_code(window, after.colors())]
-                {
-                    four_of_one.push(window);
+                if !std::mem::replace(&mut seen[window], true) {
+                    near.offer(window, geometry.raw_code(window, after.colors()));
                 }
             }
         }
-        let global: f32 = global_counts(&after, four_of_one.as_slice())
+        let global: f32 = global_counts(&after, &near)
             .into_iter()
             .enumerate()
             .map(|(term, count)| {
