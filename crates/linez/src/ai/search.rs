@@ -24,7 +24,8 @@ use crate::rules::{Board, CELLS, COLORS, Color, Move, PREVIEW_LEN, State, line_p
 pub struct Settings {
     /// Spawns per sample (1..=[`MAX_DEPTH`]), with the best reply played between two. More
     /// take the evaluation's errors further away: effort 64, seeds 101-180, depth 1 -> 2:
-    /// 1,006 -> 1,189; 20 s on seeds 111-140, side by side: 1,069 -> 1,301.
+    /// 1,006 -> 1,189; 20 s on seeds 111-140, side by side: 1,069 -> 1,301. Effort 64, seeds
+    /// 201-400 (standard error ~50): depth 2, 3, 4: 1,138, 1,214, 1,164.
     pub depth: usize,
     /// How many moves, best by one-move worth, get the sampled evaluation.
     pub candidates: usize,
@@ -34,7 +35,7 @@ pub struct Settings {
 
 impl Settings {
     pub const AI: Settings = Settings {
-        depth: 2,
+        depth: 3,
         candidates: 10,
         settled_margin: 0.25,
     };
