@@ -508,7 +508,11 @@ impl Network {
     }
 
     /// The trained network marathon ships (`linez.ntuple`, written by the `linez_train`
-    /// example).
+    /// example): 340,000 games of TD(0.3) from zero (`linez_train 400000 a.bin lambda=0.3
+    /// seed=11 report=20000`, stopped there), then two runs on from it at a tenth of the rate
+    /// (`init=a.bin rate=0.1`, seed 21 for 195,000 games and seed 31 for 75,000), and the mean
+    /// of those two (`linez_train average`). Network greedy on seeds 1001-3000: 657.7 and
+    /// 658.9, their mean 672.0.
     pub fn builtin() -> &'static Network {
         static BUILTIN: OnceLock<Network> = OnceLock::new();
         BUILTIN.get_or_init(|| {
