@@ -174,8 +174,13 @@ fn time_share(balls: u32, played: u32) -> f64 {
     ((balls as f64 - 10.0) / 30.0).clamp(0.2, 2.5) / horizon as f64
 }
 
-/// Below this much time left, moves are chosen greedily (no sampling): safety before the limit.
-const TIME_RESERVE: Duration = Duration::from_millis(300);
+/// The part of the limit kept for moves chosen without sampling (the network's best), so that
+/// a game of any length ends in time: a tenth, which at 20 s pays for tens of thousands of such
+/// moves. With 300 ms kept, seed 61 once ran out of time at move 1,501 (the search had spent
+/// down to the reserve, and each move after still cost a little).
+fn time_reserve(limit: Duration) -> Duration {
+    limit / 10
+}
 
 /// Worth of losing the game (a spawn filled the board).
 const GAME_OVER: f32 = -1.0e6;
@@ -401,7 +406,8 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
         if E::CLEAR_FIRST && scored.iter().any(|&(_, _, removed)| removed > 0) {
             scored.retain(|&(_, _, removed)| removed > 0);
         }
-        if scored.len() <= 1 || (self.effort.is_none() && clock.remaining() < TIME_RESERVE) {
+        let spare = clock.remaining().saturating_sub(time_reserve(clock.limit));
+        if scored.len() <= 1 || (self.effort.is_none() && spare.is_zero()) {
             return scored.first().map(|&(mv, _, _)| mv);
         }
 
@@ -415,10 +421,7 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
             .collect();
 
         let deadline = self.effort.is_none().then(|| {
-            Instant::now()
-                + clock
-                    .remaining()
-                    .mul_f64(time_share(board.ball_count(), self.played))
+            Instant::now() + spare.mul_f64(time_share(board.ball_count(), self.played))
         });
         let rounds = self.effort.unwrap_or(u64::MAX);
         let mut round = 0;
