@@ -420,9 +420,10 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
             })
             .collect();
 
-        let deadline = self.effort.is_none().then(|| {
-            Instant::now() + spare.mul_f64(time_share(board.ball_count(), self.played))
-        });
+        let deadline = self
+            .effort
+            .is_none()
+            .then(|| Instant::now() + spare.mul_f64(time_share(board.ball_count(), self.played)));
         let rounds = self.effort.unwrap_or(u64::MAX);
         let mut round = 0;
         while round < rounds {
