@@ -89,11 +89,19 @@ fn games(c: &mut Criterion) {
 fn generation(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate_case");
     group.sample_size(10);
-    // Seed 1 is 7x7 (3 players, 51 generations), seed 24 is 12x12 (4 players, 64 generations;
-    // up to 100 are drawn).
-    for seed in [1u64, 24] {
+    // Seed 1 is 7x7 (3 players, 51 generations); seed 63 is the largest case: 12x12, 4
+    // players and the most generations drawn (100). The generation plays its games on every
+    // core (rayon); `fast_1_thread` confines it to one, the figure least moved by other load.
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    for seed in [1u64, 63] {
         group.bench_function(format!("seed_{seed}/fast"), |b| {
             b.iter(|| generator::generate(black_box(seed)))
+        });
+        group.bench_function(format!("seed_{seed}/fast_1_thread"), |b| {
+            b.iter(|| one_thread.install(|| generator::generate(black_box(seed))))
         });
         group.bench_function(format!("seed_{seed}/plain"), |b| {
             b.iter(|| generator::generate_with(black_box(seed), strategy::plain::choose_and_play))

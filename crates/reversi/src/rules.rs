@@ -138,9 +138,11 @@ impl Bits {
 
     #[inline]
     pub fn iter(self) -> BitsIter {
+        let [current, next, last] = self.0;
         BitsIter {
-            words: self.0,
-            word: 0,
+            current,
+            later: [next, last],
+            base: 0,
         }
     }
 
@@ -177,11 +179,16 @@ impl Bits {
     }
 }
 
-/// Cells of a [`Bits`], row-major.
+/// Cells of a [`Bits`], row-major. The words still to come move down into `current` rather
+/// than being indexed, so that the state stays in registers (the iteration is in every hot
+/// loop of the engine and the opponents' move choice).
 #[derive(Clone, Copy, Debug)]
 pub struct BitsIter {
-    words: [u64; WORDS],
-    word: usize,
+    /// The word being read, its cells taken away as they are returned.
+    current: u64,
+    later: [u64; WORDS - 1],
+    /// The cell number of bit 0 of `current`.
+    base: u8,
 }
 
 impl Iterator for BitsIter {
@@ -189,15 +196,18 @@ impl Iterator for BitsIter {
 
     #[inline]
     fn next(&mut self) -> Option<Cell> {
-        while self.word < WORDS {
-            let w = self.words[self.word];
-            if w != 0 {
-                self.words[self.word] = w & (w - 1);
-                return Some(Cell((self.word * 64 + w.trailing_zeros() as usize) as u8));
+        while self.current == 0 {
+            let [next, last] = self.later;
+            if next | last == 0 {
+                return None;
             }
-            self.word += 1;
+            self.current = next;
+            self.later = [last, 0];
+            self.base += 64;
         }
-        None
+        let cell = Cell(self.base + self.current.trailing_zeros() as u8);
+        self.current &= self.current - 1;
+        Some(cell)
     }
 }
 

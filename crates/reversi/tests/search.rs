@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
-use marathon_reversi::ai::search::{Model, advance, sampled_search};
+use marathon_reversi::ai::search::{Model, advance, sampled_search, surviving_moves};
 use marathon_reversi::generator::{self, ReversiCase};
-use marathon_reversi::rules::State;
+use marathon_reversi::rules::{Board, Cell, State};
 use marathon_reversi::strategy::{self, Weights};
 
 /// Plays the case with player 1 using the first opponent's strategy until at most
@@ -115,4 +115,30 @@ fn a_member_replies_for_players_2_to_p_like_the_case() {
             case.opponent_move(&board, 2)
         );
     }
+}
+
+/// Player 1 holds one piece at (3,3) of a 7x7 board, with player 2 at (3,4) and (4,3) and
+/// player 3 at (3,2). Taking (3,5) lets player 2 take (3,3) from (2,3) and player 3 then take
+/// (3,4)-(3,5) from (3,6): player 1 is wiped out. Taking (5,3) keeps a piece whatever they do.
+#[test]
+fn moves_that_some_replies_punish_with_a_wipe_out_are_left_out() {
+    let mut board = Board::empty(7, 3);
+    board.put(Cell::new(3, 3), Some(1));
+    board.put(Cell::new(3, 4), Some(2));
+    board.put(Cell::new(4, 3), Some(2));
+    board.put(Cell::new(3, 2), Some(3));
+    let root = State::from_board(board, 1);
+    let legal = root.board.legal_moves(1);
+    let (exposed, safe) = (Cell::new(3, 5), Cell::new(5, 3));
+    assert!(legal.contains(exposed) && legal.contains(safe));
+
+    let mut wiped = root.clone();
+    for cell in [exposed, Cell::new(2, 3), Cell::new(3, 6)] {
+        wiped.play(cell).unwrap();
+    }
+    assert_eq!(wiped.board.count(1), 0, "the wipe-out line works");
+
+    let surviving = surviving_moves(&root);
+    assert!(!surviving.contains(exposed), "{surviving:?}");
+    assert!(surviving.contains(safe), "{surviving:?}");
 }

@@ -656,6 +656,33 @@ impl Chain {
         (lo, hi)
     }
 
+    /// A step along `dir` drawn from the prior `components` times the likelihood of
+    /// `decisions` (the ones the step moves), with the component it came from; `None` when
+    /// nothing has mass.
+    fn draw_line_step<'a>(
+        &self,
+        decisions: impl IntoIterator<Item = &'a Observed>,
+        dir: &impl Direction,
+        components: &[Component],
+        work: &mut Workspace,
+        rng: &mut FastRng,
+    ) -> Option<(f64, usize)> {
+        let (lo, hi) = Self::window(components);
+        work.events.clear();
+        for obs in decisions {
+            work.events.add(obs, dir, lo, hi);
+        }
+        let (x, k) = draw_step(
+            &mut work.events,
+            components,
+            self.prior.miss_cost,
+            (lo, hi),
+            &mut work.step,
+            rng,
+        );
+        (k != usize::MAX).then_some((x, k))
+    }
+
     /// Opponent `index`'s weight at `cell` with whether it is kin there, drawn jointly given
     /// the shared value and the case mean.
     fn step_weight(&mut self, index: usize, cell: Cell, work: &mut Workspace, rng: &mut FastRng) {
@@ -673,23 +700,11 @@ impl Chain {
                 sd: p.spread,
             },
         ];
-        let (lo, hi) = Self::window(&components);
         let dir = OneCell(cell);
-        work.events.clear();
-        for obs in &self.observed[index] {
-            work.events.add(obs, &dir, lo, hi);
-        }
-        let (x, k) = draw_step(
-            &mut work.events,
-            &components,
-            p.miss_cost,
-            (lo, hi),
-            &mut work.step,
-            rng,
-        );
-        if k == usize::MAX {
+        let Some((x, k)) = self.draw_line_step(&self.observed[index], &dir, &components, work, rng)
+        else {
             return;
-        }
+        };
         if k == 0 {
             self.kin[index].insert(cell);
         } else {
@@ -722,25 +737,11 @@ impl Chain {
             mean: self.mean - self.shared.get(cell),
             sd: p.spread,
         }];
-        let (lo, hi) = Self::window(&components);
         let dir = OneCell(cell);
-        work.events.clear();
-        for &index in &kin {
-            for obs in &self.observed[index] {
-                work.events.add(obs, &dir, lo, hi);
-            }
-        }
-        let (x, k) = draw_step(
-            &mut work.events,
-            &components,
-            p.miss_cost,
-            (lo, hi),
-            &mut work.step,
-            rng,
-        );
-        if k == usize::MAX {
+        let decisions = kin.iter().flat_map(|&index| &self.observed[index]);
+        let Some((x, _)) = self.draw_line_step(decisions, &dir, &components, work, rng) else {
             return;
-        }
+        };
         self.shared.set(cell, self.shared.get(cell) + x);
         for index in kin {
             self.move_weight(index, &dir, x);
@@ -771,20 +772,12 @@ impl Chain {
             mean: -self.mean,
             sd: p.mean_sd,
         }];
-        let (lo, hi) = Self::window(&components);
-        work.events.clear();
-        for obs in self.observed.iter().flatten() {
-            work.events.add(obs, &Everywhere, lo, hi);
-        }
-        let (x, k) = draw_step(
-            &mut work.events,
-            &components,
-            p.miss_cost,
-            (lo, hi),
-            &mut work.step,
-            rng,
-        );
-        if k == usize::MAX || x == 0.0 {
+        let decisions = self.observed.iter().flatten();
+        let Some((x, _)) = self.draw_line_step(decisions, &Everywhere, &components, work, rng)
+        else {
+            return;
+        };
+        if x == 0.0 {
             return;
         }
         self.mean += x;
