@@ -10,7 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use marathon_core::report::{self, BestScores, Summary};
 use marathon_core::run_report;
 use marathon_core::runner::{RunOptions, run_cases};
-use marathon_core::{CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, parse_seed_set};
+use marathon_core::{
+    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, TIME_LIMIT_ENV, parse_seed_set,
+};
 
 /// Every implemented game, in the order `marathon play` runs them.
 fn games() -> Vec<&'static dyn Game> {
@@ -216,9 +218,19 @@ fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String>
 }
 
 fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), String> {
+    // Under marathon's judge the limit comes in the environment; --time-limit overrides it.
+    let seconds = match (args.time_limit, std::env::var(TIME_LIMIT_ENV)) {
+        (Some(seconds), _) => Some(seconds),
+        (None, Ok(text)) => Some(
+            text.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("{TIME_LIMIT_ENV}={text:?}: expected a number of seconds"))?,
+        ),
+        (None, Err(_)) => None,
+    };
     let config = SolveConfig {
         player: builtin_player(game, args.player.as_deref())?,
-        time_limit: time_limit(game, args.time_limit)?,
+        time_limit: time_limit(game, seconds)?,
         effort: args.effort,
     };
     let stdin = io::stdin();

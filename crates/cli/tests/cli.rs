@@ -300,6 +300,30 @@ fn legal_program_plays_every_seed_to_the_end() {
 }
 
 /// Reads one observation and answers `reply`, forever.
+#[test]
+fn the_builtin_ai_as_a_program_keeps_to_the_judges_time_limit() {
+    // The protocol carries no time limit: the judge passes it in the environment, so `solve`
+    // without --time-limit plans for the judge's 1 s, not the contest's 20 s (which timed out).
+    let dir = TempDir::new("limit");
+    let program = format!("{} solve linez", marathon_sh());
+    let (_, cases) = play_json(
+        &dir,
+        &[
+            "--seeds",
+            "1-2",
+            "--quiet",
+            "--time-limit",
+            "1",
+            "--exec",
+            &program,
+        ],
+    );
+    for case in &cases {
+        assert_eq!(case["verdict"], "ok", "{case}");
+        assert!(moves(case) > 50, "{case}");
+    }
+}
+
 fn answering(reply: &str) -> String {
     format!(
         "while :; do for i in 1 2 3 4 5 6 7 8 9 10; do read -r l || exit 0; done; echo {reply}; done"

@@ -174,12 +174,19 @@ impl Drop for Process {
     }
 }
 
+/// The environment variable that tells a judged program its time limit per case, in seconds
+/// (the contest's protocols carry none): `marathon solve` takes it as its default, so that
+/// `--exec "marathon solve GAME"` under `--time-limit S` plans for S seconds.
+pub const TIME_LIMIT_ENV: &str = "MARATHON_TIME_LIMIT";
+
 impl Endpoint {
-    /// Starts `sh -c command` in its own process group.
+    /// Starts `sh -c command` in its own process group, with the case's time limit in its
+    /// environment ([`TIME_LIMIT_ENV`]).
     pub fn spawn_process(command: &str, limit: Duration, stderr: StderrMode) -> io::Result<Self> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
+            .env(TIME_LIMIT_ENV, limit.as_secs_f64().to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(match stderr {

@@ -15,7 +15,7 @@ pub mod seeds;
 pub mod verdict;
 
 pub use clock::Clock;
-pub use endpoint::{Endpoint, Failure, StderrMode};
+pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
 pub use game::{
     CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, Transcript,
     play_with_endpoint, play_with_player, spawn_recorded_player, start_player,
