@@ -86,10 +86,14 @@ pub fn speak_protocol(
     let mut used = Duration::ZERO;
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
+        // The judge's clock runs from when it writes the observation, so the time spent
+        // waiting for it counts here too: on a loaded machine the wait for the scheduler can
+        // add up to more than the reserve (one run of seeds 1-10 at 2 s beside a build: 3
+        // timeouts when only the thinking counted).
+        let started = Instant::now();
         if !read_observation(input, OBSERVATION_LINES, &mut lines)? {
             return Ok(());
         }
-        let started = Instant::now();
         let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
         let (board, preview) = parse_observation(&rows)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
