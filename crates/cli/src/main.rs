@@ -219,18 +219,20 @@ fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String>
 
 fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), String> {
     // Under marathon's judge the limit comes in the environment; --time-limit overrides it.
-    let seconds = match (args.time_limit, std::env::var(TIME_LIMIT_ENV)) {
-        (Some(seconds), _) => Some(seconds),
-        (None, Ok(text)) => Some(
-            text.trim()
-                .parse::<f64>()
-                .map_err(|_| format!("{TIME_LIMIT_ENV}={text:?}: expected a number of seconds"))?,
-        ),
-        (None, Err(_)) => None,
+    let limit = match (args.time_limit, std::env::var(TIME_LIMIT_ENV)) {
+        (None, Ok(text)) => text
+            .trim()
+            .parse()
+            .ok()
+            .and_then(|seconds| time_limit(game, Some(seconds)).ok())
+            .ok_or_else(|| {
+                format!("{TIME_LIMIT_ENV}={text:?}: expected a positive number of seconds")
+            })?,
+        _ => time_limit(game, args.time_limit)?,
     };
     let config = SolveConfig {
         player: builtin_player(game, args.player.as_deref())?,
-        time_limit: time_limit(game, seconds)?,
+        time_limit: limit,
         effort: args.effort,
     };
     let stdin = io::stdin();

@@ -299,7 +299,6 @@ fn legal_program_plays_every_seed_to_the_end() {
     }
 }
 
-/// Reads one observation and answers `reply`, forever.
 #[test]
 fn the_builtin_ai_as_a_program_keeps_to_the_judges_time_limit() {
     // The protocol carries no time limit: the judge passes it in the environment, so `solve`
@@ -324,6 +323,7 @@ fn the_builtin_ai_as_a_program_keeps_to_the_judges_time_limit() {
     }
 }
 
+/// Reads one observation and answers `reply`, forever.
 fn answering(reply: &str) -> String {
     format!(
         "while :; do for i in 1 2 3 4 5 6 7 8 9 10; do read -r l || exit 0; done; echo {reply}; done"
