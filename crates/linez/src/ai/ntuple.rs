@@ -1016,18 +1016,25 @@ mod tests {
         }
     }
 
+    /// A board of `balls` balls of the first `colours` colours on uniform empty cells.
+    fn random_board(rng: &mut FastRng, balls: u32, colours: u32) -> Board {
+        let mut board = Board::empty();
+        for _ in 0..balls {
+            let empty = board.empty_cells();
+            let cell = empty.nth(rng.below(empty.count())).expect("room");
+            board.put(cell, 1 + rng.below(colours) as u8);
+        }
+        board
+    }
+
     #[test]
     fn ready_lines_found_from_patterns_match_a_scan_of_every_window() {
         let mut rng = FastRng::new(11);
         let mut ready_boards = 0;
         for _ in 0..300 {
             // Two colours, so that lines of four are common.
-            let mut board = Board::empty();
-            for _ in 0..20 + rng.below(50) {
-                let empty = board.empty_cells();
-                let cell = empty.nth(rng.below(empty.count())).expect("room");
-                board.put(cell, 1 + rng.below(2) as u8);
-            }
+            let balls = 20 + rng.below(50);
+            let board = random_board(&mut rng, balls, 2);
             let network = Network::default();
             let features = network.features(&board);
             let ready = (features[COUNT + 2] - network.global_offset(2)) as usize;
@@ -1048,12 +1055,8 @@ mod tests {
         let mut promising_boards = 0;
         for _ in 0..300 {
             // Two colours and many balls: lines of three and walled-off gaps are common.
-            let mut board = Board::empty();
-            for _ in 0..25 + rng.below(45) {
-                let empty = board.empty_cells();
-                let cell = empty.nth(rng.below(empty.count())).expect("room");
-                board.put(cell, 1 + rng.below(2) as u8);
-            }
+            let balls = 25 + rng.below(45);
+            let board = random_board(&mut rng, balls, 2);
             let colors = board.colors();
             let scanned = WINDOWS
                 .iter()
@@ -1101,12 +1104,8 @@ mod tests {
         let mean = Network::mean_of(&networks).expect("same shape");
         let mut rng = FastRng::new(9);
         for _ in 0..20 {
-            let mut board = Board::empty();
-            for _ in 0..rng.below(60) {
-                let empty = board.empty_cells();
-                let cell = empty.nth(rng.below(empty.count())).expect("room");
-                board.put(cell, 1 + rng.below(u32::from(COLORS)) as u8);
-            }
+            let balls = rng.below(60);
+            let board = random_board(&mut rng, balls, u32::from(COLORS));
             let want = (networks[0].value(&board) + networks[1].value(&board)) / 2.0;
             assert!((mean.value(&board) - want).abs() < 1e-3);
         }
