@@ -27,3 +27,53 @@ impl Clock {
             .saturating_sub(self.used + self.started.elapsed())
     }
 }
+
+/// The time of a player that speaks a protocol, as the judge counts it. The judge's clock runs
+/// from its write of each message to the player's answer; on the player's side the wait for a
+/// message cannot be told from the judge's own turn, so everything since the game started
+/// counts (the judge's turns are short; this errs on the safe side). Counting only the
+/// thinking is not safe: on a loaded machine the waits for the scheduler add up (Linez, seeds
+/// 1-10 at 2 s through `--exec` beside a build: 3 timeouts in one run, none after).
+#[derive(Clone, Copy, Debug)]
+pub struct GameClock {
+    limit: Duration,
+    started: Instant,
+}
+
+impl GameClock {
+    /// A game with `limit` for all its decisions, starting now (before the first message is
+    /// read: the judge's clock may already run).
+    pub fn start(limit: Duration) -> Self {
+        GameClock {
+            limit,
+            started: Instant::now(),
+        }
+    }
+
+    /// The clock of a decision starting now.
+    pub fn turn(&self) -> Clock {
+        let now = Instant::now();
+        Clock {
+            limit: self.limit,
+            used: now.saturating_duration_since(self.started),
+            started: now,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_waits_between_turns_count_as_used() {
+        let game = GameClock::start(Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(30));
+        let first = game.turn();
+        assert!(first.used >= Duration::from_millis(30), "{first:?}");
+        std::thread::sleep(Duration::from_millis(30));
+        let second = game.turn();
+        assert!(second.used >= first.used + Duration::from_millis(30));
+        assert!(second.remaining() <= Duration::from_secs(10) - Duration::from_millis(60));
+    }
+}

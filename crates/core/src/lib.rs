@@ -14,7 +14,7 @@ pub mod runner;
 pub mod seeds;
 pub mod verdict;
 
-pub use clock::Clock;
+pub use clock::{Clock, GameClock};
 pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
 pub use game::{
     CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, Transcript,

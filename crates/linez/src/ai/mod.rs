@@ -13,11 +13,10 @@ mod windows;
 pub use eval::Weights;
 
 use std::io::{self, BufRead, Write};
-use std::time::{Duration, Instant};
 
 pub use marathon_core::Clock;
 use marathon_core::rng::{FastRng, seed_from_lines};
-use marathon_core::{SolveConfig, read_observation};
+use marathon_core::{GameClock, SolveConfig, read_observation};
 
 use crate::protocol::{format_move, parse_observation};
 use crate::rules::{Board, Color, Move};
@@ -83,14 +82,9 @@ pub fn speak_protocol(
     output: &mut dyn Write,
 ) -> io::Result<()> {
     let mut player: Option<Box<dyn Player>> = None;
-    let mut used = Duration::ZERO;
+    let game = GameClock::start(config.time_limit);
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
-        // The judge's clock runs from when it writes the observation, so the time spent
-        // waiting for it counts here too: on a loaded machine the wait for the scheduler can
-        // add up to more than the reserve (one run of seeds 1-10 at 2 s beside a build: 3
-        // timeouts when only the thinking counted).
-        let started = Instant::now();
         if !read_observation(input, OBSERVATION_LINES, &mut lines)? {
             return Ok(());
         }
@@ -104,11 +98,7 @@ pub fn speak_protocol(
                 seed_from_lines(&lines),
             )?);
         }
-        let clock = Clock {
-            limit: config.time_limit,
-            used,
-            started,
-        };
+        let clock = game.turn();
         let mv = player
             .as_mut()
             .expect("created above")
@@ -116,6 +106,5 @@ pub fn speak_protocol(
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no legal move"))?;
         writeln!(output, "{}", format_move(mv))?;
         output.flush()?;
-        used += started.elapsed();
     }
 }

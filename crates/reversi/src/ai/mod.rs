@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 pub use marathon_core::Clock;
 /// The seed a player gets from an observation's lines.
 pub use marathon_core::rng::seed_from_lines as observation_seed;
-use marathon_core::{Endpoint, SolveConfig, read_observation};
+use marathon_core::{Endpoint, GameClock, SolveConfig, read_observation};
 
 use crate::generator::ReversiCase;
 use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
@@ -163,13 +163,12 @@ fn serve(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut used = Duration::ZERO;
+    let game = GameClock::start(limit);
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
         if !read_observation(input, OBSERVATION_LINES, &mut lines)? {
             return Ok(());
         }
-        let started = Instant::now();
         let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
         let board = parse_observation(&rows)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
@@ -179,15 +178,9 @@ fn serve(
                 "player 1 has no legal move on the board it was sent",
             ));
         }
-        let clock = Clock {
-            limit,
-            used,
-            started,
-        };
-        let cell = choose(observation_seed(&lines), &board, &clock)?;
+        let cell = choose(observation_seed(&lines), &board, &game.turn())?;
         writeln!(output, "{}", format_move(cell))?;
         output.flush()?;
-        used += started.elapsed();
     }
 }
 

@@ -14,12 +14,11 @@ mod random;
 pub mod search;
 
 use std::io::{self, BufRead, Write};
-use std::time::{Duration, Instant};
 
 pub use marathon_core::Clock;
 
-use marathon_core::SolveConfig;
 use marathon_core::rng::{FastRng, seed_from_lines};
+use marathon_core::{GameClock, SolveConfig};
 
 use crate::generator::GROUP_ALPHABETS;
 use crate::protocol::{Reply, format_reply, parse_board, parse_reveal};
@@ -165,6 +164,7 @@ pub fn speak_protocol(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
+    let game = GameClock::start(config.time_limit);
     let mut lines = Vec::with_capacity(SIZE);
     while lines.len() < SIZE {
         match read_line(input)? {
@@ -182,14 +182,8 @@ pub fn speak_protocol(
     let tops = parse_board(&rows).map_err(|e| invalid_data(e.to_string()))?;
     let mut state = State::new(tops);
     let mut player = new_player(&config.player, config.effort, seed_from_lines(&lines))?;
-    let mut used = Duration::ZERO;
     loop {
-        let started = Instant::now();
-        let clock = Clock {
-            limit: config.time_limit,
-            used,
-            started,
-        };
+        let clock = game.turn();
         let choice = if state.is_over() {
             None
         } else {
@@ -198,7 +192,6 @@ pub fn speak_protocol(
         let reply = choice.map_or(Reply::Stop, Reply::Remove);
         writeln!(output, "{}", format_reply(reply))?;
         output.flush()?;
-        used += started.elapsed();
         let Reply::Remove(cell) = reply else {
             return Ok(());
         };

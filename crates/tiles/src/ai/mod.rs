@@ -11,11 +11,10 @@ pub mod search;
 pub use eval::Weights;
 
 use std::io::{self, BufRead, Write};
-use std::time::Instant;
 
 pub use marathon_core::Clock;
-use marathon_core::SolveConfig;
 use marathon_core::rng::{FastRng, seed_from_lines};
+use marathon_core::{GameClock, SolveConfig};
 
 use crate::protocol::{format_move, parse_params, parse_tile};
 use crate::rules::{Move, State, Tile};
@@ -72,6 +71,7 @@ pub fn speak_protocol(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
+    let game = GameClock::start(config.time_limit);
     let mut line = String::new();
     if !read_line(input, &mut line)? {
         return Ok(());
@@ -84,13 +84,9 @@ pub fn speak_protocol(
         config.effort,
         seed_from_lines(&[&line]),
     )?;
-    // Time is counted from the first line on, wall clock: that includes the pipes' latency
-    // and the judge's turns (which the judge does not count), so it errs on the safe side.
-    let game_started = Instant::now();
     let mut line_number = 1;
     while read_line(input, &mut line)? {
         line_number += 1;
-        let started = Instant::now();
         let tile = parse_tile(&line, params.n)
             .map_err(|e| invalid_data(format!("line {line_number}: {e}")))?;
         if state.is_over() {
@@ -98,12 +94,7 @@ pub fn speak_protocol(
                 "line {line_number}: a tile after the game's end"
             )));
         }
-        let clock = Clock {
-            limit: config.time_limit,
-            used: started.saturating_duration_since(game_started),
-            started,
-        };
-        let mv = player.choose(&state, tile, &clock);
+        let mv = player.choose(&state, tile, &game.turn());
         state
             .play(tile, mv)
             .map_err(|e| io::Error::other(format!("the player chose an illegal move: {e}")))?;
