@@ -55,6 +55,17 @@ impl ReversiCase {
     pub fn opponent_move(&self, board: &Board, player: Player) -> Option<Cell> {
         strategy::choose(board, player, self.strategy(player))
     }
+
+    /// The move of `mover` in a game where player 1, too, is a computer player, with the first
+    /// opponent's strategy: whole games without a search player, for tests and labs.
+    pub fn stand_in_move(&self, board: &Board, mover: Player) -> Option<Cell> {
+        let weights = if mover == 1 {
+            &self.opponents[0]
+        } else {
+            self.strategy(mover)
+        };
+        strategy::choose(board, mover, weights)
+    }
 }
 
 /// The board size of `seed` (RULES.md): the examples (seeds 1..=12) are `7 + (seed-1)/2` and

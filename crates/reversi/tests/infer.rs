@@ -46,12 +46,7 @@ fn the_posterior_chain_learns_to_explain_observed_decisions() {
     let mut state = case.initial_state();
     let mut decisions = Vec::new();
     while let Some(mover) = state.to_move {
-        let weights = if mover == 1 {
-            &case.opponents[0]
-        } else {
-            case.strategy(mover)
-        };
-        let cell = marathon_reversi::strategy::choose(&state.board, mover, weights).unwrap();
+        let cell = case.stand_in_move(&state.board, mover).unwrap();
         if mover != 1 && state.board.legal_moves(mover).count() > 1 {
             decisions.push(Decision {
                 board: state.board.clone(),

@@ -6,7 +6,7 @@ use std::time::Instant;
 use marathon_reversi::ai::search::{Model, advance, sampled_search, surviving_moves};
 use marathon_reversi::generator::{self, ReversiCase};
 use marathon_reversi::rules::{Board, Cell, State};
-use marathon_reversi::strategy::{self, Weights};
+use marathon_reversi::strategy::Weights;
 
 /// Plays the case with player 1 using the first opponent's strategy until at most
 /// `empty` cells are left and player 1 is to move.
@@ -16,12 +16,7 @@ fn position_with_empty_cells(case: &ReversiCase, empty: u32) -> State {
         if mover == 1 && state.board.empty_cells().count() <= empty {
             return state;
         }
-        let weights = if mover == 1 {
-            &case.opponents[0]
-        } else {
-            case.strategy(mover)
-        };
-        let cell = strategy::choose(&state.board, mover, weights).unwrap();
+        let cell = case.stand_in_move(&state.board, mover).unwrap();
         state.play(cell).unwrap();
     }
     panic!("seed {}: the game ended first", case.seed);
