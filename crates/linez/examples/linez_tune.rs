@@ -3,10 +3,11 @@
 //!
 //! cargo run --release -p marathon-linez --example linez_tune -- PLAYER SEEDS [effort=N]
 //!     [time=SECONDS] [net=FILE] [depth=D] [candidates=N] [margin=POINTS] [per_seed=1]
-//!     [trace=EVERY] [line=a,b,c,d,e] [points=x] [empty=x]
+//!     [planned=MOVES] [time_scale=X] [max_rounds=N] [trace=EVERY] [line=a,b,c,d,e] [points=x] [empty=x]
 //!
 //! `ai` searches with the built-in network unless `net=FILE` names another; `depth`,
-//! `candidates` and `margin` override the fields of the `ai` player's `search::Settings`.
+//! `candidates`, `margin`, `planned`, `time_scale` and `max_rounds` override the fields of the `ai` player's
+//! `search::Settings`.
 //! Any other player name with `net=FILE` plays that network greedily. `trace=K` prints the
 //! board every K moves.
 
@@ -54,6 +55,9 @@ fn main() {
             "per_seed" => per_seed = numbers[0] != 0.0,
             "trace" => trace = numbers[0] as u64,
             "margin" => settings.settled_margin = f64::from(numbers[0]),
+            "planned" => settings.planned_moves = numbers[0] as u32,
+            "time_scale" => settings.time_scale = f64::from(numbers[0]),
+            "max_rounds" => settings.max_rounds = numbers[0] as u64,
             "time" => time_limit = Duration::from_secs_f32(numbers[0]),
             "line" => weights.line.copy_from_slice(&numbers),
             "points" => weights.points = numbers[0],

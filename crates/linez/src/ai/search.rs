@@ -31,6 +31,12 @@ pub struct Settings {
     pub candidates: usize,
     /// The loss in points to come that a settled decision may risk (see [`settled`]).
     pub settled_margin: f64,
+    /// The game length the time is planned for (see [`Settings::time_share`]).
+    pub planned_moves: u32,
+    /// A factor on every move's share of the remaining time.
+    pub time_scale: f64,
+    /// Most sampling rounds of a move under a time limit (`--effort` sets the rounds).
+    pub max_rounds: u64,
 }
 
 impl Settings {
@@ -38,8 +44,26 @@ impl Settings {
         depth: 3,
         candidates: 10,
         settled_margin: 0.25,
+        planned_moves: 800,
+        time_scale: 1.0,
+        max_rounds: u64::MAX,
     };
+
+    /// The share of the remaining time for a move on a board with `balls` balls, `played`
+    /// moves into the game: the remaining time spread over the moves still planned, weighted
+    /// by danger (little while the board is open and any sensible move will do, more as it
+    /// fills and one bad move can end it). The mean score is made by the long games, so the
+    /// time must last into them: a share that spreads the time geometrically over ~150 moves
+    /// starves every move after the 300th.
+    fn time_share(&self, balls: u32, played: u32) -> f64 {
+        let horizon = self.planned_moves.saturating_sub(played).max(MIN_HORIZON);
+        let danger = ((balls as f64 - 10.0) / 30.0).clamp(0.2, 2.5);
+        (self.time_scale * danger / horizon as f64).min(MAX_SHARE)
+    }
 }
+
+/// The most of the remaining time one move may take.
+const MAX_SHARE: f64 = 0.05;
 
 /// Successive halving starts after this many rounds and repeats at every power of two.
 const HALVING_START: u64 = 4;
@@ -156,23 +180,9 @@ impl Evaluator for Network {
 /// picked.
 const RESCORED: usize = 40;
 
-/// The game length the time is planned for. The mean score is made by the long games, so the
-/// time must last into them: a share that spreads the time geometrically over ~150 moves
-/// starves every move after the 300th.
-const PLANNED_MOVES: u32 = 800;
-
 /// Past the planned length, the remaining time still spreads over at least this many moves
 /// (geometrically from there on, so a game of any length never runs out).
 const MIN_HORIZON: u32 = 250;
-
-/// The share of the remaining time for a move on a board with `balls` balls, `played` moves
-/// into the game: the remaining time spread over the moves still planned, weighted by danger
-/// (little while the board is open and any sensible move will do, more as it fills and one bad
-/// move can end it).
-fn time_share(balls: u32, played: u32) -> f64 {
-    let horizon = PLANNED_MOVES.saturating_sub(played).max(MIN_HORIZON);
-    ((balls as f64 - 10.0) / 30.0).clamp(0.2, 2.5) / horizon as f64
-}
 
 /// The part of the limit kept for moves chosen without sampling (the network's best), so that
 /// a game of any length ends in time: a tenth, which at 20 s pays for tens of thousands of such
@@ -420,11 +430,11 @@ impl<E: Evaluator> Player for SearchPlayer<E> {
             })
             .collect();
 
-        let deadline = self
-            .effort
-            .is_none()
-            .then(|| Instant::now() + spare.mul_f64(time_share(board.ball_count(), self.played)));
-        let rounds = self.effort.unwrap_or(u64::MAX);
+        let deadline = self.effort.is_none().then(|| {
+            Instant::now()
+                + spare.mul_f64(self.settings.time_share(board.ball_count(), self.played))
+        });
+        let rounds = self.effort.unwrap_or(self.settings.max_rounds);
         let mut round = 0;
         while round < rounds {
             let future = Future::random(preview, self.settings.depth, &mut self.rng);
@@ -462,7 +472,9 @@ mod tests {
 
     /// The share of the remaining time left after `moves` moves on a board of `balls` balls.
     fn left_after(moves: u32, balls: u32) -> f64 {
-        (1..=moves).fold(1.0, |left, played| left * (1.0 - time_share(balls, played)))
+        (1..=moves).fold(1.0, |left, played| {
+            left * (1.0 - Settings::AI.time_share(balls, played))
+        })
     }
 
     #[test]
@@ -471,10 +483,10 @@ mod tests {
         // gets as much as an average move of a 600-move game, and the time never runs out.
         let left = left_after(500, 45);
         assert!(left > 1.0 / 6.0, "{left}");
-        assert!(left * time_share(45, 501) > 1.0 / 600.0 / 2.0);
+        assert!(left * Settings::AI.time_share(45, 501) > 1.0 / 600.0 / 2.0);
         assert!(left_after(5000, 45) > 0.0);
         // A nearly full board gets more of the time than an open one.
-        assert!(time_share(70, 100) > 3.0 * time_share(20, 100));
+        assert!(Settings::AI.time_share(70, 100) > 3.0 * Settings::AI.time_share(20, 100));
     }
 
     fn noisy(samples: &[f32]) -> Candidate {
