@@ -14,11 +14,12 @@
 use std::time::{Duration, Instant};
 
 use marathon_core::parse_seed_set;
-use marathon_core::rng::FastRng;
+use marathon_core::rng::{FastRng, seed_from_lines};
 use marathon_linez::ai::ntuple::{Network, NetworkGreedy};
 use marathon_linez::ai::search::{SearchPlayer, Settings};
 use marathon_linez::ai::{Clock, Player, Weights, new_player_with};
 use marathon_linez::generator::LinezCase;
+use marathon_linez::protocol::format_observation;
 use marathon_linez::rules::Turn;
 use rayon::prelude::*;
 
@@ -130,15 +131,19 @@ fn play(setup: &Setup, seed: u64) -> (u64, u64, f64) {
     } = setup;
     let mut case = LinezCase::new(seed);
     let mut state = case.initial_state();
+    // Seeded from the first observation as under the judge, so that at a fixed effort a
+    // player's games here are the judge's games.
+    let first_observation = format_observation(&state.board, &state.preview);
+    let player_seed = seed_from_lines(&first_observation.lines().collect::<Vec<_>>());
     let mut player: Box<dyn Player> = match network {
         Some(network) if name == "ai" => Box::new(SearchPlayer::new(
             network.clone(),
-            FastRng::new(seed),
+            FastRng::new(player_seed),
             effort,
             settings,
         )),
         Some(network) => Box::new(NetworkGreedy::new(network.clone())),
-        None => new_player_with(name, weights, effort, seed).expect("a player"),
+        None => new_player_with(name, weights, effort, player_seed).expect("a player"),
     };
     let mut used = Duration::ZERO;
     while !state.is_over() {
