@@ -28,6 +28,10 @@ const CANONICAL_CODES: usize = 6 * 6 * 6 * 6 * 6;
 /// cell lowest. A move changes one cell of a window, which is one masked or or-ed digit.
 const RAW_CODES: usize = 1 << (3 * LEN);
 
+/// The raw-code bit above the five digits that marks a self-reversed window (see
+/// `Geometry::pattern`).
+const MIRRORED: usize = RAW_CODES;
+
 /// Whole-board terms, each a table indexed by a small count.
 const GLOBAL_TERMS: usize = 7;
 /// Ready lines beyond this count share the last entry.
@@ -64,17 +68,20 @@ struct Geometry {
     global: [u32; GLOBAL_TERMS],
     /// Length of one stage's window tables.
     windows_len: usize,
-    /// Pattern per raw code, twice: for most windows (from 0), and from [`RAW_CODES`] for the
-    /// windows a symmetry maps onto themselves reversed (the middle window of a row, a column or
-    /// an odd diagonal), which read a pattern and its reverse as the lesser of the two, so that
-    /// a board and its mirror image have one value.
+    /// Pattern per raw code, twice: for most windows, and for raw codes with the [`MIRRORED`]
+    /// bit, those of the windows a symmetry maps onto themselves reversed (the middle window of
+    /// a row, a column or an odd diagonal), which read a pattern and its reverse as the lesser
+    /// of the two, so that a board and its mirror image have one value.
     pattern: Vec<u16>,
-    /// Per window, where its patterns start in `pattern`.
-    pattern_base: [u32; COUNT],
+    /// Per window, the bit its raw codes carry: [`MIRRORED`] for the self-reversed ones, else
+    /// 0. It is set once when a code is read off the board and kept by the digit updates, so
+    /// that the hot lookup in [`Geometry::feature`] needs nothing but the code.
+    raw_flag: [u16; COUNT],
     /// Per pattern, the pattern of its cells read in the opposite order.
     reverse_pattern: Vec<u16>,
-    /// Per raw code, the balls if they are three or four of one colour with only gaps beside
-    /// them (a line two or one balls from clearing), else 0.
+    /// Per raw code (with or without the [`MIRRORED`] flag), the balls if they are three or
+    /// four of one colour with only gaps beside them (a line two or one balls from clearing),
+    /// else 0.
     near: Vec<u8>,
     /// For each cell, the windows holding it and the shift of its digit in their raw codes.
     of_cell: [[(u8, u8); MAX_WINDOWS_OF_CELL]; CELLS],
@@ -185,7 +192,7 @@ impl Geometry {
             }
         }
         assert_eq!(next as usize, PATTERNS);
-        let near = (0..RAW_CODES)
+        let near: Vec<u8> = (0..RAW_CODES)
             .map(|raw| {
                 let colors: [u8; LEN] = std::array::from_fn(|i| (raw >> (3 * i)) as u8 & 7);
                 let first = colors.iter().copied().find(|&c| c != 0).unwrap_or(0);
@@ -209,8 +216,9 @@ impl Geometry {
         for (raw, &p) in plain.iter().enumerate() {
             reverse_pattern[p as usize] = plain[reversed(raw)];
         }
-        let mut pattern_base = [0u32; COUNT];
-        for (window, base) in pattern_base.iter_mut().enumerate() {
+        let near = near.iter().chain(&near).copied().collect();
+        let mut raw_flag = [0u16; COUNT];
+        for (window, flag) in raw_flag.iter_mut().enumerate() {
             let order = &cells[window];
             let self_reversed = (0..8).any(|s| {
                 (0..LEN).all(|i| {
@@ -220,7 +228,7 @@ impl Geometry {
                 })
             });
             if self_reversed {
-                *base = RAW_CODES as u32;
+                *flag = MIRRORED as u16;
             }
         }
         let mut of_cell = [[(0u8, 0u8); MAX_WINDOWS_OF_CELL]; CELLS];
@@ -257,7 +265,7 @@ impl Geometry {
             global,
             windows_len,
             pattern,
-            pattern_base,
+            raw_flag,
             reverse_pattern,
             shares,
             near,
@@ -273,11 +281,11 @@ impl Geometry {
         &self.of_cell[cell.index()][..self.of_cell_len[cell.index()] as usize]
     }
 
-    /// The raw code of `window` on a board with these cell colours.
+    /// The raw code of `window` on a board with these cell colours (with its flag).
     #[inline]
     fn raw_code(&self, window: usize, colors: &[u8; CELLS]) -> usize {
         let cells = &self.cells[window];
-        let mut raw = 0;
+        let mut raw = usize::from(self.raw_flag[window]);
         for (slot, &cell) in cells.iter().enumerate() {
             raw |= (colors[cell as usize] as usize) << (3 * slot);
         }
@@ -287,7 +295,7 @@ impl Geometry {
     /// The weight index `window` reads when its raw code is `raw`.
     #[inline]
     fn feature(&self, window: usize, raw: usize) -> u32 {
-        self.table[window] + u32::from(self.pattern[self.pattern_base[window] as usize + raw])
+        self.table[window] + u32::from(self.pattern[raw])
     }
 }
 
@@ -651,7 +659,7 @@ impl Network {
     fn merge_mirrored_patterns(&mut self) {
         let geometry = geometry();
         let mut tables: Vec<u32> = (0..COUNT)
-            .filter(|&window| geometry.pattern_base[window] != 0)
+            .filter(|&window| geometry.raw_flag[window] != 0)
             .map(|window| geometry.table[window])
             .collect();
         tables.sort_unstable();
@@ -1003,29 +1011,33 @@ mod tests {
         let classes = g.windows_len / PATTERNS;
         assert_eq!(classes, 15 + 9);
         // A window and its mirror image read their cells in mirrored order.
-        let row0_left = WINDOWS
-            .iter()
-            .position(|&m| m == 0b11111)
-            .expect("top-left row window");
-        let row0_right = WINDOWS
-            .iter()
-            .position(|&m| m == 0b11111 << 4)
-            .expect("top-right row window");
+        let row0_left = window_of(0b11111);
+        let row0_right = window_of(0b11111 << 4);
         assert_eq!(g.table[row0_left], g.table[row0_right]);
         assert_eq!(g.cells[row0_left], [0, 1, 2, 3, 4]);
         assert_eq!(g.cells[row0_right], [8, 7, 6, 5, 4]);
     }
 
+    /// The raw code (no flag) of five colours, the first lowest.
+    fn raw_of(colors: [u8; LEN]) -> usize {
+        colors
+            .iter()
+            .enumerate()
+            .fold(0, |raw, (slot, &c)| raw | (c as usize) << (3 * slot))
+    }
+
+    /// The index of the window of these cells.
+    fn window_of(mask: u128) -> usize {
+        WINDOWS.iter().position(|&m| m == mask).expect("a window")
+    }
+
+    /// The middle window of the middle row, one that a symmetry maps onto itself reversed.
+    const MIDDLE_ROW_MIDDLE: u128 = 0b11111 << (4 * SIZE + 2);
+
     #[test]
     fn patterns_name_colours_by_first_appearance() {
         let g = geometry();
-        let pattern = |colors: [u8; LEN]| {
-            let raw = colors
-                .iter()
-                .enumerate()
-                .fold(0, |raw, (slot, &c)| raw | (c as usize) << (3 * slot));
-            g.pattern[raw]
-        };
+        let pattern = |colors: [u8; LEN]| g.pattern[raw_of(colors)];
         assert_eq!(pattern([3, 3, 0, 5, 3]), pattern([1, 1, 0, 7, 1]));
         assert_ne!(pattern([3, 3, 0, 5, 3]), pattern([3, 3, 0, 3, 3]));
         assert_ne!(pattern([0, 0, 0, 0, 1]), pattern([1, 0, 0, 0, 0]));
@@ -1241,13 +1253,8 @@ mod tests {
             }
         }
         // The middle window of a row is one of those that a symmetry maps onto itself reversed.
-        let middle = WINDOWS
-            .iter()
-            .position(|&m| m == 0b11111 << (4 * SIZE + 2))
-            .expect("middle window of the middle row");
-        assert_ne!(geometry().pattern_base[middle], 0);
-        let corner = WINDOWS.iter().position(|&m| m == 0b11111).expect("corner");
-        assert_eq!(geometry().pattern_base[corner], 0);
+        assert_ne!(geometry().raw_flag[window_of(MIDDLE_ROW_MIDDLE)], 0);
+        assert_eq!(geometry().raw_flag[window_of(0b11111)], 0);
     }
 
     #[test]
@@ -1257,25 +1264,17 @@ mod tests {
         version_2[..MAGIC.len()].copy_from_slice(MAGIC_V2);
         let read = Network::from_bytes(&version_2).expect("readable");
         let g = geometry();
-        let middle = WINDOWS
-            .iter()
-            .position(|&m| m == 0b11111 << (4 * SIZE + 2))
-            .expect("middle window of the middle row");
-        let raw = |colors: [u8; LEN]| {
-            colors
-                .iter()
-                .enumerate()
-                .fold(0, |raw, (slot, &c)| raw | (c as usize) << (3 * slot))
-        };
-        let (forward, backward) = (raw([1, 1, 0, 2, 0]), raw([0, 2, 0, 1, 1]));
+        let middle = window_of(MIDDLE_ROW_MIDDLE);
+        let (forward, backward) = (raw_of([1, 1, 0, 2, 0]), raw_of([0, 2, 0, 1, 1]));
+        // In the older file each has its own entry.
         let entry = |raw: usize| g.table[middle] as usize + g.pattern[raw] as usize;
         let mean = (network.weights[entry(forward)] + network.weights[entry(backward)]) / 2.0;
-        let read_entry = g.feature(middle, forward) as usize;
-        assert_eq!(read_entry, g.feature(middle, backward) as usize);
+        let flag = usize::from(g.raw_flag[middle]);
+        let read_entry = g.feature(middle, forward | flag) as usize;
+        assert_eq!(read_entry, g.feature(middle, backward | flag) as usize);
         assert_eq!(read.weights[read_entry], mean);
         // Windows that no symmetry reverses keep their entries.
-        let corner = WINDOWS.iter().position(|&m| m == 0b11111).expect("corner");
-        let entry = g.feature(corner, forward) as usize;
+        let entry = g.feature(window_of(0b11111), forward) as usize;
         assert_eq!(read.weights[entry], network.weights[entry]);
     }
 }
