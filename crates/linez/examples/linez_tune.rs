@@ -3,11 +3,12 @@
 //!
 //! cargo run --release -p marathon-linez --example linez_tune -- PLAYER SEEDS [effort=N]
 //!     [time=SECONDS] [net=FILE] [depth=D] [candidates=N] [margin=POINTS] [per_seed=1]
-//!     [planned=MOVES] [time_scale=X] [max_rounds=N] [trace=EVERY] [line=a,b,c,d,e] [points=x] [empty=x]
+//!     [planned=MOVES] [time_scale=X] [max_rounds=N] [trace=EVERY] [line=a,b,c,d,e]
+//!     [points=x] [empty=x]
 //!
 //! `ai` searches with the built-in network unless `net=FILE` names another; `depth`,
-//! `candidates`, `margin`, `planned`, `time_scale` and `max_rounds` override the fields of the `ai` player's
-//! `search::Settings`.
+//! `candidates`, `margin`, `planned`, `time_scale` and `max_rounds` override the fields of the
+//! `ai` player's `search::Settings`.
 //! Any other player name with `net=FILE` plays that network greedily. `trace=K` prints the
 //! board every K moves.
 
