@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use marathon_core::machine_load::PlayersCpu;
 use marathon_core::report::{self, BestScores, Summary};
 use marathon_core::run_report;
 use marathon_core::runner::{RunOptions, run_cases};
@@ -28,6 +29,11 @@ fn games() -> Vec<&'static dyn Game> {
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
 const TOUR_TIME_DIVISOR: u32 = 10;
+/// The built-in players' wait for a CPU, as a share of the time they wanted one, from which a
+/// run's note says the machine was busy. Linez, seeds 1-6 at effort 16, two threads: 3-5% on a
+/// quiet machine (the other game's judge threads), 12% beside another session's job whose
+/// group was reniced to 19, 31% beside a busy loop.
+const BUSY_MACHINE_WAIT: f64 = 0.10;
 
 #[derive(Parser)]
 #[command(
@@ -316,6 +322,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
         threads: args.threads,
         progress: true,
     };
+    let players_before = PlayersCpu::so_far();
     let mut json = Vec::new();
     let mut summaries = Vec::new();
     let mut played = Vec::new();
@@ -355,6 +362,15 @@ fn play(args: PlayArgs) -> Result<(), String> {
         played.push((game, outcomes));
     }
     print!("{}", report::summary_table(&summaries));
+    let waiting = PlayersCpu::so_far().waiting_share_since(&players_before);
+    if let Some(share) = waiting.filter(|&share| share >= BUSY_MACHINE_WAIT) {
+        println!(
+            "\nnote: the players waited for a CPU {:.0}% of the time they wanted one (other \
+             work on the machine, or more threads than cores); timed players got less CPU \
+             than on a quiet machine (`--effort` results do not depend on it)",
+            100.0 * share
+        );
+    }
     let runs: Vec<run_report::GameRun> = played
         .iter()
         .zip(&summaries)

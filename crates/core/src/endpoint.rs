@@ -26,6 +26,8 @@ use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 
+use crate::machine_load;
+
 /// The longest reply line accepted; longer output is a protocol error, not a memory hazard.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
@@ -236,6 +238,8 @@ impl Endpoint {
         let handle = thread::Builder::new()
             .name("player".into())
             .spawn(move || {
+                // Records the thread's CPU account however the player ends, panics included.
+                let _account = PlayerAccount;
                 let mut input = BufReader::new(player_input);
                 let mut output = BufWriter::new(player_output);
                 // Returning (or unwinding) drops both pipe ends: the judge sees end of output.
@@ -388,6 +392,15 @@ impl Drop for Endpoint {
             let _ = finished.recv_timeout(STDERR_DRAIN);
         }
         // Dropping the fields then ends the helper threads as their channels or pipes close.
+    }
+}
+
+/// Adds the current thread to the players' CPU account when dropped.
+struct PlayerAccount;
+
+impl Drop for PlayerAccount {
+    fn drop(&mut self) {
+        machine_load::record_thread_player();
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod endpoint;
 pub mod game;
+pub mod machine_load;
 pub mod observation;
 pub mod replay;
 pub mod report;
