@@ -104,9 +104,11 @@ mod tests {
         .join()
         .unwrap();
         let after = PlayersCpu::so_far();
-        // Other tests may record players too, so only a lower bound holds.
+        // Other tests may record players too, so only a lower bound holds; and the kernel
+        // folds the running slice into the account only at the next tick or switch (CI saw
+        // 27.8 ms of the 30).
         let running = after.running_ns - before.running_ns;
         let waiting = after.waiting_ns - before.waiting_ns;
-        assert!(running + waiting >= 30_000_000, "{running} + {waiting}");
+        assert!(running + waiting >= 20_000_000, "{running} + {waiting}");
     }
 }
