@@ -34,6 +34,9 @@ const TOUR_TIME_DIVISOR: u32 = 10;
 /// quiet machine (the other game's judge threads), 12% beside another session's job whose
 /// group was reniced to 19, 31% beside a busy loop.
 const BUSY_MACHINE_WAIT: f64 = 0.10;
+/// ... and from which wait per case: a player that hardly thinks (`greedy`, `random`) waits for
+/// the scheduler at every wake-up, a large share of next to nothing.
+const BUSY_MACHINE_WAIT_PER_CASE: Duration = Duration::from_millis(50);
 
 #[derive(Parser)]
 #[command(
@@ -362,13 +365,19 @@ fn play(args: PlayArgs) -> Result<(), String> {
         played.push((game, outcomes));
     }
     print!("{}", report::summary_table(&summaries));
-    let waiting = PlayersCpu::so_far().waiting_share_since(&players_before);
-    if let Some(share) = waiting.filter(|&share| share >= BUSY_MACHINE_WAIT) {
+    let players_cpu = PlayersCpu::so_far().since(&players_before);
+    let cases_played: usize = played.iter().map(|(_, outcomes)| outcomes.len()).sum();
+    let wait_per_case = players_cpu.waiting() / cases_played.max(1) as u32;
+    if let Some(share) = players_cpu
+        .waiting_share()
+        .filter(|&share| share >= BUSY_MACHINE_WAIT && wait_per_case >= BUSY_MACHINE_WAIT_PER_CASE)
+    {
         println!(
-            "\nnote: the players waited for a CPU {:.0}% of the time they wanted one (other \
-             work on the machine, or more threads than cores); timed players got less CPU \
-             than on a quiet machine (`--effort` results do not depend on it)",
-            100.0 * share
+            "\nnote: the players waited for a CPU {:.0}% of the time they wanted one ({:.2} s a \
+             case): other work on the machine, or more threads than cores; timed players got \
+             less CPU than on a quiet machine (`--effort` results do not depend on it)",
+            100.0 * share,
+            wait_per_case.as_secs_f64()
         );
     }
     let runs: Vec<run_report::GameRun> = played

@@ -11,6 +11,7 @@
 
 use std::fs;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 static RUNNING_NS: AtomicU64 = AtomicU64::new(0);
 static WAITING_NS: AtomicU64 = AtomicU64::new(0);
@@ -31,13 +32,24 @@ impl PlayersCpu {
         }
     }
 
-    /// Of the time the players recorded since `earlier` wanted a CPU, the share they waited
-    /// for one; `None` when none was recorded.
-    pub fn waiting_share_since(&self, earlier: &PlayersCpu) -> Option<f64> {
-        let running = self.running_ns.saturating_sub(earlier.running_ns);
-        let waiting = self.waiting_ns.saturating_sub(earlier.waiting_ns);
-        let wanted = running + waiting;
-        (wanted > 0).then(|| waiting as f64 / wanted as f64)
+    /// What the players recorded since `earlier` add up to.
+    pub fn since(&self, earlier: &PlayersCpu) -> PlayersCpu {
+        PlayersCpu {
+            running_ns: self.running_ns.saturating_sub(earlier.running_ns),
+            waiting_ns: self.waiting_ns.saturating_sub(earlier.waiting_ns),
+        }
+    }
+
+    /// The time the players were runnable but had no CPU.
+    pub fn waiting(&self) -> Duration {
+        Duration::from_nanos(self.waiting_ns)
+    }
+
+    /// Of the time the players wanted a CPU, the share they waited for one; `None` when no
+    /// player was recorded.
+    pub fn waiting_share(&self) -> Option<f64> {
+        let wanted = self.running_ns + self.waiting_ns;
+        (wanted > 0).then(|| self.waiting_ns as f64 / wanted as f64)
     }
 }
 
@@ -85,8 +97,10 @@ mod tests {
             waiting_ns: 2_100,
         };
         // 6,000 on a CPU and 2,000 waiting since.
-        assert_eq!(later.waiting_share_since(&earlier), Some(0.25));
-        assert_eq!(earlier.waiting_share_since(&earlier), None);
+        let between = later.since(&earlier);
+        assert_eq!(between.waiting_share(), Some(0.25));
+        assert_eq!(between.waiting(), Duration::from_nanos(2_000));
+        assert_eq!(earlier.since(&earlier).waiting_share(), None);
     }
 
     #[cfg(target_os = "linux")]
