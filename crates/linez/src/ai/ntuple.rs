@@ -134,6 +134,7 @@ impl Geometry {
         let index_of = |mask: u128| WINDOWS.iter().position(|&m| m == mask);
         let mut cells = [[0u8; LEN]; COUNT];
         let mut class_of = [usize::MAX; COUNT];
+        let mut raw_flag = [0u16; COUNT];
         let mut classes = 0;
         for window in 0..COUNT {
             // The class representative is the lowest-numbered window of the orbit; this window
@@ -150,6 +151,9 @@ impl Geometry {
                     .collect();
                 let mask = mapped.iter().fold(0u128, |m, &c| m | 1u128 << c);
                 let image = index_of(mask).expect("a symmetry maps windows to windows");
+                if image == window && mapped.iter().eq(natural[window].iter().rev()) {
+                    raw_flag[window] = MIRRORED as u16;
+                }
                 if best.is_none_or(|(b, _)| image < b) {
                     let mut order = [0u8; LEN];
                     for (slot, &rep_cell) in natural[image].iter().enumerate() {
@@ -217,20 +221,6 @@ impl Geometry {
             reverse_pattern[p as usize] = plain[reversed(raw)];
         }
         let near = near.iter().chain(&near).copied().collect();
-        let mut raw_flag = [0u16; COUNT];
-        for (window, flag) in raw_flag.iter_mut().enumerate() {
-            let order = &cells[window];
-            let self_reversed = (0..8).any(|s| {
-                (0..LEN).all(|i| {
-                    let cell = order[i] as usize;
-                    let (r, c) = symmetry(s, cell / SIZE, cell % SIZE);
-                    r * SIZE + c == order[LEN - 1 - i] as usize
-                })
-            });
-            if self_reversed {
-                *flag = MIRRORED as u16;
-            }
-        }
         let mut of_cell = [[(0u8, 0u8); MAX_WINDOWS_OF_CELL]; CELLS];
         let mut of_cell_len = [0u8; CELLS];
         for (window, window_cells) in cells.iter().enumerate() {
