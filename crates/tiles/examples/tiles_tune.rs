@@ -154,6 +154,8 @@ fn set(weights: &mut Weights, key: &str, value: f32) {
         "discard" => &mut weights.discard,
         "risk" => &mut weights.risk,
         "horizon" => &mut weights.horizon,
+        "deep_replies" => &mut weights.deep_replies,
+        "deep_kinds" => &mut weights.deep_kinds,
         _ => panic!("unknown weight {key}"),
     };
     *field = value;

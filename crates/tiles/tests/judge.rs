@@ -230,6 +230,9 @@ fn ai_only_plays_legal_moves_and_replays_identically() {
         let outcome = check_case(seed, "ai", Some(1));
         assert!(outcome.score > 0.0);
     }
+    // With the lookahead one and two tiles deep (seed 2 is a short game).
+    let outcome = check_case(2, "ai", Some(4));
+    assert!(outcome.score > 0.0);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The `ai` player: a one-ply scan then an expectimax over the next tile.
+//! The `ai` player: a one-ply scan, an expectimax over the next tile, then over two.
 //!
 //! 1. Every legal reply is scored one ply deep: its immediate points plus the evaluation of the
 //!    board it leaves ([`super::eval`]).
@@ -8,6 +8,11 @@
 //!    probability `1/(32-N)`, each of the `N^2` regular kinds with the rest shared evenly. A
 //!    next tile with no home costs a discard, or, with the counter at `D`, the game
 //!    ([`Weights::death`]).
+//! 3. The best two or more of those ([`Weights::deep_replies`], time allowing) are scored two
+//!    tiles deep: each next tile's best one-ply reply is worth its own expectation over the
+//!    tile after. That costs an expectation per next kind, so only a few kinds with a home
+//!    are drawn ([`Weights::deep_kinds`]) and correct their one-ply worth by what looking
+//!    deeper changes, the same draw for every reply.
 //!
 //! With a fixed effort the player never reads the clock; with a time limit it spends a share of
 //! what is left per move and keeps [`RESERVE`] of the limit untouched.
@@ -20,6 +25,7 @@ use crate::generator::TILE_TYPE_BOUND;
 use crate::rules::{
     Board, EMPTY, MAX_MOVES, Move, Params, Pos, REGULAR_BASE, State, Tile, WILD, clear_bonus,
 };
+use marathon_core::rng::FastRng;
 
 /// The share of the time limit never planned for (scheduling noise, the judge's pipes).
 pub const RESERVE: f64 = 0.2;
@@ -91,8 +97,11 @@ pub struct SearchPlayer {
     eval: Evaluator,
     effort: Option<u64>,
     candidates: Vec<Candidate>,
-    /// What one lookahead has cost lately (time budget only).
+    /// The one-tile lookahead's worth of the candidates it scored, with their ranks.
+    scored: Vec<(f32, usize)>,
+    /// What one lookahead has cost lately, one tile and two tiles deep.
     expansion_cost: Duration,
+    deep_cost: Duration,
 }
 
 impl SearchPlayer {
@@ -101,7 +110,9 @@ impl SearchPlayer {
             eval: Evaluator::new(params, weights),
             effort,
             candidates: Vec::new(),
+            scored: Vec::new(),
             expansion_cost: Duration::ZERO,
+            deep_cost: Duration::ZERO,
         }
     }
 
@@ -180,12 +191,64 @@ impl SearchPlayer {
         self.candidates = candidates;
     }
 
+    /// The best one-ply reply to each next tile on `board` (not empty) with the discard
+    /// counter at `counter`: per regular kind and for `W`, its worth and the cell it goes on
+    /// (a worth of minus infinity: no home).
+    fn best_replies(&self, board: &Board, counter: u8) -> Replies {
+        let used = counter.saturating_sub(1);
+        let mut replies = Replies {
+            kinds: [(f32::NEG_INFINITY, 0); 128],
+            wild: (f32::NEG_INFINITY, 0),
+        };
+        let analysis = self.eval.analyse(board);
+        let size = self.eval.masks.params.s;
+        for (index, mask) in analysis.frontier(board) {
+            let pos = Pos::from_index(index);
+            let clears = board.row_fill(pos.row as usize) + 1 == size
+                || board.col_fill(pos.col as usize) + 1 == size;
+            let cell = index as u16;
+            let offer = |best: &mut (f32, u16), worth: f32| {
+                if worth > best.0 {
+                    *best = (worth, cell);
+                }
+            };
+            if clears {
+                let worth_of = |code: u8| {
+                    let mut next = board.clone();
+                    let (row, col) = next.place_unchecked(index, code);
+                    (1 + clear_bonus(size, row, col)) as f32 + self.eval.value(&next, used)
+                };
+                for_each_kind(mask, |kind| {
+                    offer(
+                        &mut replies.kinds[kind],
+                        worth_of(REGULAR_BASE + kind as u8),
+                    );
+                });
+                offer(&mut replies.wild, worth_of(WILD));
+            } else {
+                let placements = self.eval.placements(&analysis, board, index);
+                for_each_kind(mask, |kind| {
+                    let worth = 1.0 + placements.value(REGULAR_BASE + kind as u8, used);
+                    offer(&mut replies.kinds[kind], worth);
+                });
+                offer(&mut replies.wild, 1.0 + placements.value(WILD, used));
+            }
+        }
+        replies
+    }
+
+    /// The laws of the next tile: the chance of `W` (and of `R`), and of each regular kind.
+    fn chances(&self) -> (f32, f32) {
+        let params = self.eval.masks.params;
+        let special = 1.0 / (TILE_TYPE_BOUND - params.n as i32) as f32;
+        (special, (1.0 - 2.0 * special) / params.kinds() as f32)
+    }
+
     /// The expected one-ply worth of the best reply to the next tile on `board`.
     fn expectation(&self, board: &Board, counter: u8) -> f32 {
         let params = self.eval.masks.params;
         let w = &self.eval.weights;
-        let special = 1.0 / (TILE_TYPE_BOUND - params.n as i32) as f32;
-        let regular = (1.0 - 2.0 * special) / params.kinds() as f32;
+        let (special, regular) = self.chances();
         let used = counter.saturating_sub(1);
         if board.is_empty() {
             // The next tile is surely `W`, and it may go anywhere (RULES.md).
@@ -204,41 +267,78 @@ impl SearchPlayer {
         } else {
             -w.death
         };
-        // Best worth per kind (and for W), over every cell.
-        let mut best = [f32::NEG_INFINITY; 128];
-        let mut best_wild = f32::NEG_INFINITY;
-        let analysis = self.eval.analyse(board);
-        let size = params.s;
-        for (index, mask) in analysis.frontier(board) {
-            let pos = Pos::from_index(index);
-            let clears = board.row_fill(pos.row as usize) + 1 == size
-                || board.col_fill(pos.col as usize) + 1 == size;
-            if clears {
-                let worth_of = |code: u8| {
-                    let mut next = board.clone();
-                    let (row, col) = next.place_unchecked(index, code);
-                    (1 + clear_bonus(size, row, col)) as f32 + self.eval.value(&next, used)
-                };
-                for_each_kind(mask, |kind| {
-                    best[kind] = best[kind].max(worth_of(REGULAR_BASE + kind as u8));
-                });
-                best_wild = best_wild.max(worth_of(WILD));
-            } else {
-                let placements = self.eval.placements(&analysis, board, index);
-                for_each_kind(mask, |kind| {
-                    let worth = 1.0 + placements.value(REGULAR_BASE + kind as u8, used);
-                    best[kind] = best[kind].max(worth);
-                });
-                best_wild = best_wild.max(1.0 + placements.value(WILD, used));
-            }
-        }
+        let replies = self.best_replies(board, counter);
         let mut total = 0.0;
-        for &worth in &best[..params.kinds()] {
+        for &(worth, _) in &replies.kinds[..params.kinds()] {
             total += regular * worth.max(homeless);
         }
         // R: its worth is approximated as a free point on the same board (or a discard).
         let remove = (1.0 + self.eval.value(board, used)).max(homeless);
-        total + special * (best_wild.max(homeless) + remove)
+        total + special * (replies.wild.0.max(homeless) + remove)
+    }
+
+    /// [`Self::expectation`] one tile deeper: the expectation, over the next tile, of its
+    /// best one-ply reply scored by its own expectation over the tile after. With `sample`
+    /// above 0, only that many of the regular kinds with a home are deepened (drawn with
+    /// `seed`), each correcting its one-ply worth by its deepening's gain: the one-ply sum is
+    /// exact, so the draw only adds the noise of the gains.
+    fn deep_expectation(&self, board: &Board, counter: u8, sample: usize, seed: u64) -> f32 {
+        if board.is_empty() {
+            return self.expectation(board, counter);
+        }
+        let params = self.eval.masks.params;
+        let w = &self.eval.weights;
+        let (special, regular) = self.chances();
+        let used = counter.saturating_sub(1);
+        let (homeless, homeless_deep) = if counter < params.d {
+            (
+                self.eval.value(board, counter + 1) - w.discard,
+                self.expectation(board, counter + 1) - w.discard,
+            )
+        } else {
+            (-w.death, -w.death)
+        };
+        let deepen = |(worth, cell): (f32, u16), code: u8| {
+            if worth == f32::NEG_INFINITY {
+                return homeless_deep;
+            }
+            let mut next = board.clone();
+            let (row, col) = next.place_unchecked(cell as usize, code);
+            let points = (1 + clear_bonus(params.s, row, col)) as f32;
+            (points + self.expectation(&next, used)).max(homeless_deep)
+        };
+        let replies = self.best_replies(board, counter);
+        let mut homed = [0u8; 128];
+        let mut homed_count = 0;
+        let mut total = 0.0;
+        for (kind, &(worth, _)) in replies.kinds[..params.kinds()].iter().enumerate() {
+            if worth == f32::NEG_INFINITY {
+                total += homeless_deep;
+            } else {
+                total += worth.max(homeless);
+                homed[homed_count] = kind as u8;
+                homed_count += 1;
+            }
+        }
+        let drawn = if sample == 0 {
+            homed_count
+        } else {
+            sample.min(homed_count)
+        };
+        let mut rng = FastRng::new(seed);
+        let mut gains = 0.0;
+        for i in 0..drawn {
+            let j = i + (rng.next_u64() % (homed_count - i) as u64) as usize;
+            homed.swap(i, j);
+            let kind = homed[i] as usize;
+            let shallow = replies.kinds[kind].0.max(homeless);
+            gains += deepen(replies.kinds[kind], REGULAR_BASE + kind as u8) - shallow;
+        }
+        if drawn > 0 {
+            total += gains * homed_count as f32 / drawn as f32;
+        }
+        let remove = (1.0 + self.expectation(board, used)).max(homeless_deep);
+        regular * total + special * (deepen(replies.wild, WILD) + remove)
     }
 
     /// How many candidates to look ahead on, from the effort or the clock.
@@ -267,9 +367,35 @@ fn for_each_kind(mask: u128, mut visit: impl FnMut(usize)) {
     }
 }
 
+/// The best one-ply reply to each possible next tile ([`SearchPlayer::best_replies`]).
+struct Replies {
+    kinds: [(f32, u16); 128],
+    wild: (f32, u16),
+}
+
 enum Budget {
     Count(usize),
     Time(Duration),
+}
+
+impl Budget {
+    /// Whether the `rank`-th lookahead of a kind costing `cost` (a running mean) may start:
+    /// under a count, within it; under a time share, if it fits and, for the first, a second
+    /// fits too (one alone decides nothing).
+    fn allows(&self, rank: usize, cap: usize, clock: &Clock, cost: Duration) -> bool {
+        match *self {
+            Budget::Count(count) => rank < count.min(cap),
+            Budget::Time(share) => {
+                let needed = if rank == 0 { 2 } else { 1 };
+                rank < cap && clock.started.elapsed() + cost * needed < share
+            }
+        }
+    }
+}
+
+/// Updates a running mean of what one lookahead costs.
+fn note_cost(mean: &mut Duration, started: Instant) {
+    *mean = (*mean * 7 + started.elapsed()) / 8;
 }
 
 impl Player for SearchPlayer {
@@ -285,39 +411,150 @@ impl Player for SearchPlayer {
         if let Budget::Count(0..=1) = budget {
             return first.mv;
         }
-        let mut best = (first.mv, f32::NEG_INFINITY);
-        for rank in 0..self.candidates.len() {
-            let more = match budget {
-                Budget::Count(count) => rank < count,
-                // Only start what fits, and only if a second expansion fits too (one alone
-                // decides nothing).
-                Budget::Time(share) => {
-                    let needed = if rank == 0 { 2 } else { 1 };
-                    rank < max_expansions(state.params)
-                        && clock.started.elapsed() + self.expansion_cost * needed < share
-                }
-            };
-            if !more {
-                break;
-            }
-            let expansion_started = Instant::now();
-            let candidate = &self.candidates[rank];
+        let weights = self.eval.weights;
+        let immediate = |candidate: &Candidate| {
             let penalty = if candidate.mv == Move::Discard {
-                self.eval.weights.discard
+                weights.discard
             } else {
                 0.0
             };
-            let worth = candidate.points as f32 - penalty
-                + self.expectation(&candidate.board, candidate.counter);
-            if worth > best.1 {
-                best = (candidate.mv, worth);
+            candidate.points as f32 - penalty
+        };
+        // One tile deep, in the one-ply order.
+        let breadth = match budget {
+            Budget::Count(_) => usize::MAX,
+            Budget::Time(_) => max_expansions(state.params),
+        };
+        let mut scored = std::mem::take(&mut self.scored);
+        scored.clear();
+        for rank in 0..self.candidates.len() {
+            if !budget.allows(rank, breadth, clock, self.expansion_cost) {
+                break;
             }
-            if let Budget::Time(_) = budget {
-                // A running mean of what one expansion costs.
-                let cost = expansion_started.elapsed();
-                self.expansion_cost = (self.expansion_cost * 7 + cost) / 8;
+            let started = Instant::now();
+            let candidate = &self.candidates[rank];
+            let worth =
+                immediate(candidate) + self.expectation(&candidate.board, candidate.counter);
+            scored.push((worth, rank));
+            note_cost(&mut self.expansion_cost, started);
+        }
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut chosen = self.candidates[scored[0].1].mv;
+        // The best of those two tiles deep, as many as the budget allows; two at the least,
+        // or the one-tile order stands.
+        let deep_count = (weights.deep_replies as usize).min(scored.len());
+        let mut deepest = (chosen, f32::NEG_INFINITY);
+        let mut deepened = 0;
+        for (rank, &(_, index)) in scored.iter().enumerate().take(deep_count) {
+            if !budget.allows(rank, deep_count, clock, self.deep_cost) {
+                break;
+            }
+            let started = Instant::now();
+            let candidate = &self.candidates[index];
+            let worth = immediate(candidate)
+                + self.deep_expectation(
+                    &candidate.board,
+                    candidate.counter,
+                    weights.deep_kinds as usize,
+                    state.moves as u64,
+                );
+            note_cost(&mut self.deep_cost, started);
+            deepened += 1;
+            if worth > deepest.1 {
+                deepest = (candidate.mv, worth);
             }
         }
-        best.0
+        if deepened >= 2 {
+            chosen = deepest.0;
+        }
+        self.scored = scored;
+        chosen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::TilesCase;
+
+    /// Boards from the ai's own play of `seed`, every `every` moves, with their counters.
+    fn boards(seed: u64, moves: u32, every: u32) -> Vec<(Board, u8)> {
+        let mut case = TilesCase::new(seed);
+        let mut state = State::new(case.params);
+        let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), Some(3));
+        let clock = Clock {
+            limit: Duration::from_secs(20),
+            used: Duration::ZERO,
+            started: Instant::now(),
+        };
+        let mut boards = Vec::new();
+        while !state.is_over() && state.moves < moves {
+            if state.moves.is_multiple_of(every) {
+                boards.push((state.board.clone(), state.counter));
+            }
+            let tile = case.next_tile(state.board.is_empty());
+            let mv = player.choose(&state, tile, &clock);
+            if mv == Move::GiveUp {
+                break;
+            }
+            state.play(tile, mv).unwrap();
+        }
+        boards
+    }
+
+    /// The deep expectation summed plainly: every next tile's best one-ply reply, scored by
+    /// its own expectation (or the discard's, or death).
+    fn plain_deep_expectation(player: &SearchPlayer, board: &Board, counter: u8) -> f32 {
+        let params = player.eval.masks.params;
+        let w = &player.eval.weights;
+        let (special, regular) = player.chances();
+        let used = counter.saturating_sub(1);
+        let no_home = if counter < params.d {
+            player.expectation(board, counter + 1) - w.discard
+        } else {
+            -w.death
+        };
+        let deepen = |(worth, cell): (f32, u16), code: u8| {
+            if worth == f32::NEG_INFINITY {
+                return no_home;
+            }
+            let mut next = board.clone();
+            let (row, col) = next.place_unchecked(cell as usize, code);
+            let points = (1 + clear_bonus(params.s, row, col)) as f32;
+            (points + player.expectation(&next, used)).max(no_home)
+        };
+        let replies = player.best_replies(board, counter);
+        let kinds: f32 = (0..params.kinds())
+            .map(|kind| deepen(replies.kinds[kind], REGULAR_BASE + kind as u8))
+            .sum();
+        let remove = (1.0 + player.expectation(board, used)).max(no_home);
+        regular * kinds + special * (deepen(replies.wild, WILD) + remove)
+    }
+
+    /// Drawing every kind with a home gives the plain sum, whatever the draw's order: the
+    /// one-ply sum plus every kind's gain.
+    #[test]
+    fn a_full_draw_is_the_plain_deep_expectation() {
+        let mut checked = 0;
+        for seed in [1, 2, 3, 4] {
+            let params = TilesCase::new(seed).params;
+            let player = SearchPlayer::new(params, tuned_weights(params), Some(3));
+            for (board, counter) in boards(seed, 300, 29) {
+                if board.is_empty() {
+                    continue;
+                }
+                let plain = plain_deep_expectation(&player, &board, counter);
+                for (kinds, draw_seed) in [(0, 1), (128, 2), (128, 3)] {
+                    let drawn = player.deep_expectation(&board, counter, kinds, draw_seed);
+                    let tolerance = 1e-4 * plain.abs().max(1.0);
+                    assert!(
+                        (plain - drawn).abs() < tolerance,
+                        "seed {seed}: {plain} vs {drawn}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
     }
 }
