@@ -439,7 +439,12 @@ impl Player for SearchPlayer {
             note_cost(&mut self.expansion_cost, started);
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut chosen = self.candidates[scored[0].1].mv;
+        // Under a time limit the scan alone may have spent the move's share.
+        let Some(&(_, best_rank)) = scored.first() else {
+            self.scored = scored;
+            return self.candidates[0].mv;
+        };
+        let mut chosen = self.candidates[best_rank].mv;
         // The best of those two tiles deep, as many as the budget allows; two at the least,
         // or the one-tile order stands.
         let deep_count = (weights.deep_replies as usize).min(scored.len());
@@ -556,5 +561,23 @@ mod tests {
             }
         }
         assert!(checked > 20, "{checked}");
+    }
+    /// With no time left the player still answers, from the one-ply order alone.
+    #[test]
+    fn a_spent_clock_still_gets_a_legal_move() {
+        let mut case = TilesCase::new(3);
+        let mut state = State::new(case.params);
+        let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), None);
+        let spent = Clock {
+            limit: Duration::from_secs(1),
+            used: Duration::from_secs(1),
+            started: Instant::now(),
+        };
+        while state.moves < 200 && !state.is_over() {
+            let tile = case.next_tile(state.board.is_empty());
+            let mv = player.choose(&state, tile, &spent);
+            state.play(tile, mv).expect("a legal move");
+        }
+        assert_eq!(state.moves, 200);
     }
 }
