@@ -298,15 +298,7 @@ impl SearchPlayer {
         } else {
             (-w.death, -w.death)
         };
-        let deepen = |(worth, cell): (f32, u16), code: u8| {
-            if worth == f32::NEG_INFINITY {
-                return homeless_deep;
-            }
-            let mut next = board.clone();
-            let (row, col) = next.place_unchecked(cell as usize, code);
-            let points = (1 + clear_bonus(params.s, row, col)) as f32;
-            (points + self.expectation(&next, used)).max(homeless_deep)
-        };
+        let deepen = |best, code| self.deep_reply(board, best, code, used, homeless_deep);
         let replies = self.best_replies(board, counter);
         let mut homed = [0u8; 128];
         let mut homed_count = 0;
@@ -339,6 +331,20 @@ impl SearchPlayer {
         }
         let remove = (1.0 + self.expectation(board, used)).max(homeless_deep);
         regular * total + special * (deepen(replies.wild, WILD) + remove)
+    }
+
+    /// The worth two tiles deep of the tile `code` on `board` given its best one-ply reply
+    /// `best` (a worth and a cell): the reply's points and expectation, with the counter then
+    /// at `used`, or `no_home` (a discard's, or death's) if that is better or it has no home.
+    fn deep_reply(&self, board: &Board, best: (f32, u16), code: u8, used: u8, no_home: f32) -> f32 {
+        let (worth, cell) = best;
+        if worth == f32::NEG_INFINITY {
+            return no_home;
+        }
+        let mut next = board.clone();
+        let (row, col) = next.place_unchecked(cell as usize, code);
+        let points = (1 + clear_bonus(self.eval.masks.params.s, row, col)) as f32;
+        (points + self.expectation(&next, used)).max(no_home)
     }
 
     /// How many candidates to look ahead on, from the effort or the clock.
@@ -519,15 +525,7 @@ mod tests {
         } else {
             -w.death
         };
-        let deepen = |(worth, cell): (f32, u16), code: u8| {
-            if worth == f32::NEG_INFINITY {
-                return no_home;
-            }
-            let mut next = board.clone();
-            let (row, col) = next.place_unchecked(cell as usize, code);
-            let points = (1 + clear_bonus(params.s, row, col)) as f32;
-            (points + player.expectation(&next, used)).max(no_home)
-        };
+        let deepen = |best, code| player.deep_reply(board, best, code, used, no_home);
         let replies = player.best_replies(board, counter);
         let kinds: f32 = (0..params.kinds())
             .map(|kind| deepen(replies.kinds[kind], REGULAR_BASE + kind as u8))
