@@ -74,9 +74,19 @@ fn benches(c: &mut Criterion) {
             black_box(best)
         })
     });
-    for effort in [1u64, 4] {
-        c.bench_function(&format!("ai decision, effort {effort}"), |b| {
-            let mut player = SearchPlayer::new(params, tuned_weights(params), Some(effort));
+    // Effort 4 looks one tile deep at the best 4 replies, then two tiles deep at 2 of them;
+    // without the second stage it is the one-tile lookahead alone.
+    let one_tile = Weights {
+        deep_replies: 0.0,
+        ..tuned_weights(params)
+    };
+    for (name, effort, weights) in [
+        ("ai decision, effort 1", 1u64, tuned_weights(params)),
+        ("ai decision, effort 4", 4, tuned_weights(params)),
+        ("ai decision, effort 4, one tile deep", 4, one_tile),
+    ] {
+        c.bench_function(name, |b| {
+            let mut player = SearchPlayer::new(params, weights, Some(effort));
             let clock = Clock {
                 limit: Duration::from_secs(20),
                 used: Duration::ZERO,
