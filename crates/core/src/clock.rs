@@ -12,6 +12,15 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A decision starting now, with `used` of `limit` spent on earlier ones.
+    pub fn start(limit: Duration, used: Duration) -> Self {
+        Clock {
+            limit,
+            used,
+            started: Instant::now(),
+        }
+    }
+
     /// Time left for the rest of the case, counting the current decision as spent so far.
     pub fn remaining(&self) -> Duration {
         self.limit

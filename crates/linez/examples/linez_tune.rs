@@ -152,11 +152,7 @@ fn play(setup: &Setup, seed: u64) -> (u64, u64, f64) {
             case.spawn(&mut state);
             continue;
         }
-        let clock = Clock {
-            limit,
-            used,
-            started: Instant::now(),
-        };
+        let clock = Clock::start(limit, used);
         let mv = player
             .choose(&state.board, state.preview, &clock)
             .expect("a move");

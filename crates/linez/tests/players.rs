@@ -2,7 +2,7 @@
 //! random play (which fills the board within a few dozen turns, so crowded, fragmented boards
 //! are common), for any seed and depth.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use marathon_core::rng::FastRng;
 use marathon_linez::ai::{Clock, PLAYERS, new_player};
@@ -47,11 +47,7 @@ proptest! {
         let state = state.expect("assumed above");
         for &name in PLAYERS {
             let mut player = new_player(name, Some(effort), seed).expect("a built-in player");
-            let clock = Clock {
-                limit: Duration::from_secs(20),
-                used: Duration::ZERO,
-                started: Instant::now(),
-            };
+            let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
             let mv = player.choose(&state.board, state.preview, &clock);
             let mv = mv.expect("a move whenever one exists");
             prop_assert!(

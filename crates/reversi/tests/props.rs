@@ -2,7 +2,7 @@
 //! directions cell by cell on a plain grid; the opponents' choice written plainly), and the
 //! built-in players never choosing an illegal move.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use marathon_core::rng::FastRng;
 use marathon_reversi::ai::{Clock, PLAYERS, new_player};
@@ -141,11 +141,7 @@ proptest! {
         prop_assume!(board.has_move(1));
         for &name in PLAYERS.iter().filter(|&&n| n != "oracle") {
             let mut player = new_player(name, Some(1), seed).expect("a built-in player");
-            let clock = Clock {
-                limit: Duration::from_secs(30),
-                used: Duration::ZERO,
-                started: Instant::now(),
-            };
+            let clock = Clock::start(Duration::from_secs(30), Duration::ZERO);
             let cell = player.choose(board, &clock);
             prop_assert!(board.legal_moves(1).contains(cell), "{} chose {:?}", name, cell);
         }

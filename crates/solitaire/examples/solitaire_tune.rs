@@ -70,11 +70,7 @@ fn play(
     let mut player = new_player_with(name, weights, effort, seed).expect("a player");
     let mut used = Duration::ZERO;
     loop {
-        let clock = Clock {
-            limit,
-            used,
-            started: Instant::now(),
-        };
+        let clock = Clock::start(limit, used);
         let Some(cell) = (!state.is_over())
             .then(|| player.choose(&state, &clock))
             .flatten()

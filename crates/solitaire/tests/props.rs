@@ -119,17 +119,13 @@ proptest! {
         turns in 0u32..60,
     ) {
         use marathon_solitaire::ai::{Clock, PLAYERS, new_player};
-        use std::time::{Duration, Instant};
+        use std::time::Duration;
         let state = position(group, seed, turns);
         prop_assume!(state.is_some(), "the game ended before the position");
         let state = state.expect("assumed above");
         for &name in PLAYERS {
             let mut player = new_player(name, Some(1), seed).expect("a built-in player");
-            let clock = Clock {
-                limit: Duration::from_secs(10),
-                used: Duration::ZERO,
-                started: Instant::now(),
-            };
+            let clock = Clock::start(Duration::from_secs(10), Duration::ZERO);
             let cell = player.choose(&state, &clock);
             let cell = cell.expect("a move whenever one exists (all players play on)");
             prop_assert!(state.check(cell).is_ok(), "{} chose {} illegally", name, cell);

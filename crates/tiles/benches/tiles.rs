@@ -3,7 +3,7 @@
 //! measurements: the bench runs on a small shared machine.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use marathon_tiles::ai::eval::{Evaluator, Weights};
@@ -17,11 +17,7 @@ fn mid_game(seed: u64, turns: u32) -> (State, Tile) {
     let mut case = TilesCase::new(seed);
     let mut state = State::new(case.params);
     let mut player = SearchPlayer::new(case.params, tuned_weights(case.params), Some(1));
-    let clock = Clock {
-        limit: Duration::from_secs(20),
-        used: Duration::ZERO,
-        started: Instant::now(),
-    };
+    let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
     for _ in 0..turns {
         let tile = case.next_tile(state.board.is_empty());
         let mv = player.choose(&state, tile, &clock);
@@ -87,11 +83,7 @@ fn benches(c: &mut Criterion) {
     ] {
         c.bench_function(name, |b| {
             let mut player = SearchPlayer::new(params, weights, Some(effort));
-            let clock = Clock {
-                limit: Duration::from_secs(20),
-                used: Duration::ZERO,
-                started: Instant::now(),
-            };
+            let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
             b.iter(|| black_box(player.choose(&state, tile, &clock)))
         });
     }

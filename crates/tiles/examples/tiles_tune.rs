@@ -175,11 +175,7 @@ fn play(settings: &Settings, seed: u64) -> Game {
     let mut last: std::collections::VecDeque<String> = std::collections::VecDeque::new();
     while !state.is_over() {
         let tile = case.next_tile(state.board.is_empty());
-        let clock = Clock {
-            limit: settings.time_limit,
-            used,
-            started: Instant::now(),
-        };
+        let clock = Clock::start(settings.time_limit, used);
         let mv = player.choose(&state, tile, &clock);
         used += clock.started.elapsed();
         if settings.explain.contains(&state.moves) {

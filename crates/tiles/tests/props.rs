@@ -1,7 +1,7 @@
 //! Invariants of the rules under random play, and every built-in player answering reachable
 //! positions legally.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use marathon_core::rng::FastRng;
 use marathon_tiles::ai::{Clock, PLAYERS, new_player};
@@ -93,7 +93,7 @@ proptest! {
         let (state, tile) = next.expect("assumed");
         for &name in PLAYERS {
             let mut player = new_player(name, &state, Some(1), seed).expect("a player");
-            let clock = Clock { limit: Duration::from_secs(20), used: Duration::ZERO, started: Instant::now() };
+            let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
             let mv = player.choose(&state, tile, &clock);
             prop_assert!(state.check(tile, mv).is_ok(), "{name}: {mv:?} for {tile:?} on\n{:?}", state.board);
             if mv == Move::GiveUp {

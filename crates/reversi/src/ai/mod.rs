@@ -19,7 +19,7 @@ pub mod search;
 
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use marathon_core::Clock;
 /// The seed a player gets from an observation's lines.
@@ -192,11 +192,7 @@ pub fn play_local(case: &ReversiCase, player: &mut dyn Player, limit: Duration) 
     let mut used = Duration::ZERO;
     while let Some(mover) = state.to_move {
         let cell = if mover == 1 {
-            let clock = Clock {
-                limit,
-                used,
-                started: Instant::now(),
-            };
+            let clock = Clock::start(limit, used);
             let cell = player.choose(&state.board, &clock);
             used += clock.started.elapsed();
             cell

@@ -493,11 +493,7 @@ mod tests {
         let mut case = TilesCase::new(seed);
         let mut state = State::new(case.params);
         let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), Some(3));
-        let clock = Clock {
-            limit: Duration::from_secs(20),
-            used: Duration::ZERO,
-            started: Instant::now(),
-        };
+        let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
         let mut boards = Vec::new();
         while !state.is_over() && state.moves < moves {
             if state.moves.is_multiple_of(every) {
@@ -566,11 +562,7 @@ mod tests {
         let mut case = TilesCase::new(3);
         let mut state = State::new(case.params);
         let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), None);
-        let spent = Clock {
-            limit: Duration::from_secs(1),
-            used: Duration::from_secs(1),
-            started: Instant::now(),
-        };
+        let spent = Clock::start(Duration::from_secs(1), Duration::from_secs(1));
         while state.moves < 200 && !state.is_over() {
             let tile = case.next_tile(state.board.is_empty());
             let mv = player.choose(&state, tile, &spent);
