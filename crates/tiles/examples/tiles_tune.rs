@@ -3,7 +3,7 @@
 //! from `marathon play tiles`.
 //!
 //! cargo run --release -p marathon-tiles --example tiles_tune -- SEEDS [effort=N] [time=SECONDS]
-//!     [n=N,...] [s=S,...] [per_seed=1] [trace=MOVES] [explain=FROM-TO] [WEIGHT=x ...]
+//!     [n=N,...] [s=S,...] [per_seed=1] [stop=MOVES] [trace=MOVES] [last_moves=K] [explain=FROM-TO] [WEIGHT=x ...]
 //!     (WEIGHT: any field of `Weights`, e.g. homeless=60)
 
 use std::collections::BTreeMap;
@@ -29,6 +29,8 @@ struct Settings {
     explain: std::ops::Range<u32>,
     /// How many of the last moves before a `GIVE UP` to print (0: none).
     death: usize,
+    /// Where games stop (the opening's survival is measured with a few hundred moves).
+    stop: u32,
 }
 
 fn main() {
@@ -42,6 +44,7 @@ fn main() {
         per_seed: false,
         explain: 0..0,
         death: 0,
+        stop: MAX_MOVES,
     };
     let mut only_n: Vec<u8> = Vec::new();
     let mut only_s: Vec<u8> = Vec::new();
@@ -51,8 +54,9 @@ fn main() {
             "effort" => settings.effort = Some(value.parse().expect("effort")),
             "time" => settings.time_limit = Duration::from_secs_f32(value.parse().expect("time")),
             "trace" => settings.trace = value.parse().expect("trace"),
+            "stop" => settings.stop = value.parse().expect("stop"),
             "per_seed" => settings.per_seed = value == "1",
-            "death" => settings.death = value.parse().expect("death"),
+            "last_moves" => settings.death = value.parse().expect("last_moves"),
             "explain" => {
                 let (from, to) = value.split_once('-').expect("explain=FROM-TO");
                 settings.explain = from.parse().expect("from")..to.parse().expect("to");
@@ -82,7 +86,7 @@ fn main() {
         if settings.per_seed {
             println!(
                 "seed {:4} N={:2} S={:2} D={} score {:6} moves {:5} clears {:4}+{:3} \
-                 discards {:4} forced {:4}",
+                 discards {:4} forced {:4} wild clears {:4}",
                 game.seed,
                 game.params.n,
                 game.params.s,
@@ -92,7 +96,8 @@ fn main() {
                 game.singles,
                 game.doubles,
                 game.discards,
-                game.forced
+                game.forced,
+                game.wild_clears
             );
         }
         by_n.entry(game.params.n).or_default().push(game);
@@ -100,16 +105,18 @@ fn main() {
     let line = |games: &[&Game]| {
         let count = games.len() as f64;
         let mean = |f: fn(&Game) -> u32| games.iter().map(|g| f(g) as f64).sum::<f64>() / count;
-        let full = games.iter().filter(|g| g.moves >= MAX_MOVES).count();
+        let full = games.iter().filter(|g| g.moves >= settings.stop).count();
         format!(
-            "{:8.1} ({full:3} of {:3} at 10k), clears {:6.1} single {:5.1} double, \
-             discards {:6.1} ({:6.1} forced)",
+            "{:8.1} ({full:3} of {:3} alive at {}), clears {:6.1} single {:5.1} double, \
+             discards {:6.1} ({:6.1} forced), wild clears {:6.1}",
             mean(|g| g.score),
             games.len(),
+            settings.stop,
             mean(|g| g.singles),
             mean(|g| g.doubles),
             mean(|g| g.discards),
-            mean(|g| g.forced)
+            mean(|g| g.forced),
+            mean(|g| g.wild_clears)
         )
     };
     for (n, games) in &by_n {
@@ -136,6 +143,8 @@ struct Game {
     /// Discards in all, and those made because the tile fitted nowhere.
     discards: u32,
     forced: u32,
+    /// Moves that cleared a line with a wildcard.
+    wild_clears: u32,
     seconds: f64,
 }
 
@@ -169,11 +178,12 @@ fn play(settings: &Settings, seed: u64) -> Game {
         set(&mut weights, key, *value);
     }
     let mut player = SearchPlayer::new(params, weights, settings.effort);
+    let tracer = Evaluator::new(params, weights);
     let mut state = State::new(params);
     let mut used = Duration::ZERO;
-    let (mut discards, mut forced) = (0, 0);
+    let (mut discards, mut forced, mut wild_clears) = (0, 0, 0);
     let mut last: std::collections::VecDeque<String> = std::collections::VecDeque::new();
-    while !state.is_over() {
+    while !state.is_over() && state.moves < settings.stop {
         let tile = case.next_tile(state.board.is_empty());
         let clock = Clock::start(settings.time_limit, used);
         let mv = player.choose(&state, tile, &clock);
@@ -184,11 +194,12 @@ fn play(settings: &Settings, seed: u64) -> Game {
         if settings.trace > 0 && (state.moves.is_multiple_of(settings.trace) || mv == Move::GiveUp)
         {
             println!(
-                "seed {seed} move {} score {} counter {} tile {tile:?} -> {mv:?}\n{:?}",
+                "seed {seed} move {} score {} counter {} tile {tile:?} -> {mv:?}\n{:?}\n{:?}",
                 state.moves,
                 state.score(),
                 state.counter,
-                state.board
+                state.board,
+                tracer.features(&state.board)
             );
         }
         if settings.death > 0 {
@@ -215,7 +226,11 @@ fn play(settings: &Settings, seed: u64) -> Game {
             discards += 1;
             forced += u32::from(state.legal_moves(tile).len() == 1);
         }
+        let clears_before = state.single_clears + state.double_clears;
         state.play(tile, mv).expect("a legal move");
+        if tile == Tile::Wild && state.single_clears + state.double_clears > clears_before {
+            wild_clears += 1;
+        }
     }
     Game {
         seed,
@@ -226,6 +241,7 @@ fn play(settings: &Settings, seed: u64) -> Game {
         doubles: state.double_clears,
         discards,
         forced,
+        wild_clears,
         seconds: used.as_secs_f64(),
     }
 }
