@@ -3,7 +3,8 @@
 //! from `marathon play tiles`.
 //!
 //! cargo run --release -p marathon-tiles --example tiles_tune -- SEEDS [effort=N] [time=SECONDS]
-//!     [n=N,...] [s=S,...] [per_seed=1] [stop=MOVES] [trace=MOVES] [last_moves=K] [explain=FROM-TO] [WEIGHT=x ...]
+//!     [n=N,...] [s=S,...] [per_seed=1] [stop=MOVES] [trace=MOVES] [last_moves=K]
+//!     [explain=FROM-TO] [WEIGHT=x ...]
 //!     (WEIGHT: any field of `Weights`, e.g. homeless=60)
 
 use std::collections::BTreeMap;
@@ -28,7 +29,7 @@ struct Settings {
     /// Moves whose candidates are printed with their one-ply worth and features.
     explain: std::ops::Range<u32>,
     /// How many of the last moves before a `GIVE UP` to print (0: none).
-    death: usize,
+    last_moves: usize,
     /// Where games stop (the opening's survival is measured with a few hundred moves).
     stop: u32,
 }
@@ -43,7 +44,7 @@ fn main() {
         trace: 0,
         per_seed: false,
         explain: 0..0,
-        death: 0,
+        last_moves: 0,
         stop: MAX_MOVES,
     };
     let mut only_n: Vec<u8> = Vec::new();
@@ -56,7 +57,7 @@ fn main() {
             "trace" => settings.trace = value.parse().expect("trace"),
             "stop" => settings.stop = value.parse().expect("stop"),
             "per_seed" => settings.per_seed = value == "1",
-            "last_moves" => settings.death = value.parse().expect("last_moves"),
+            "last_moves" => settings.last_moves = value.parse().expect("last_moves"),
             "explain" => {
                 let (from, to) = value.split_once('-').expect("explain=FROM-TO");
                 settings.explain = from.parse().expect("from")..to.parse().expect("to");
@@ -202,8 +203,8 @@ fn play(settings: &Settings, seed: u64) -> Game {
                 tracer.features(&state.board)
             );
         }
-        if settings.death > 0 {
-            if last.len() == settings.death {
+        if settings.last_moves > 0 {
+            if last.len() == settings.last_moves {
                 last.pop_front();
             }
             let homes = state.legal_moves(tile).len() - usize::from(state.can_discard());
@@ -213,7 +214,7 @@ fn play(settings: &Settings, seed: u64) -> Game {
             ));
         }
         if mv == Move::GiveUp {
-            if settings.death > 0 {
+            if settings.last_moves > 0 {
                 println!("seed {seed} gave up at move {}:", state.moves);
                 for line in &last {
                     println!("{line}");
