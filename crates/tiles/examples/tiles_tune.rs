@@ -179,7 +179,8 @@ fn play(settings: &Settings, seed: u64) -> Game {
         set(&mut weights, key, *value);
     }
     let mut player = SearchPlayer::new(params, weights, settings.effort);
-    let tracer = Evaluator::new(params, weights);
+    // The player's own weights, for the features `trace` and `explain` print.
+    let evaluator = Evaluator::new(params, weights);
     let mut state = State::new(params);
     let mut used = Duration::ZERO;
     let (mut discards, mut forced, mut wild_clears) = (0, 0, 0);
@@ -190,7 +191,7 @@ fn play(settings: &Settings, seed: u64) -> Game {
         let mv = player.choose(&state, tile, &clock);
         used += clock.started.elapsed();
         if settings.explain.contains(&state.moves) {
-            explain(&state, tile, mv, &weights);
+            explain(&state, tile, mv, &evaluator);
         }
         if settings.trace > 0 && (state.moves.is_multiple_of(settings.trace) || mv == Move::GiveUp)
         {
@@ -200,7 +201,7 @@ fn play(settings: &Settings, seed: u64) -> Game {
                 state.score(),
                 state.counter,
                 state.board,
-                tracer.features(&state.board)
+                evaluator.features(&state.board)
             );
         }
         if settings.last_moves > 0 {
@@ -249,8 +250,7 @@ fn play(settings: &Settings, seed: u64) -> Game {
 
 /// Prints the board, the tile, the move chosen and the best one-ply candidates with their
 /// features, to see why the player prefers what it does.
-fn explain(state: &State, tile: Tile, chosen: Move, weights: &Weights) {
-    let eval = Evaluator::new(state.params, *weights);
+fn explain(state: &State, tile: Tile, chosen: Move, eval: &Evaluator) {
     let mut rows: Vec<(f32, Move, Features, u8)> = state
         .legal_moves(tile)
         .into_iter()
