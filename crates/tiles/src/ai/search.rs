@@ -14,6 +14,8 @@
 //!    are drawn ([`Weights::deep_kinds`]) and correct their one-ply worth by what looking
 //!    deeper changes, the same draw for every reply.
 //!
+//! On an empty board the `W` goes to the centre, where the board has the most room to grow.
+//!
 //! With a fixed effort the player never reads the clock; with a time limit it spends a share of
 //! what is left per move and keeps [`RESERVE`] of the limit untouched.
 
