@@ -159,6 +159,7 @@ fn set(weights: &mut Weights, key: &str, value: f32) {
         "line" => &mut weights.line,
         "crowd" => &mut weights.crowd,
         "cross" => &mut weights.cross,
+        "cross_sum" => &mut weights.cross_sum,
         "counter" => &mut weights.counter,
         "death" => &mut weights.death,
         "discard" => &mut weights.discard,
