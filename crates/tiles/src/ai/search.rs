@@ -63,6 +63,10 @@ pub fn tuned_weights(params: Params) -> Weights {
         // Many kinds: keeping every kind a home and the frontier flexible is all. N=8 also
         // charges a discard and looks wider (effort 8 vs 4: seeds 101-300 7,225 -> 7,737,
         // seeds 301-500 6,702 -> 7,475); N=9-10 did not gain from either (4,857 -> 4,591).
+        // With the two-tile lookahead, half a point per discard keeps more N=10 games alive
+        // (effort 4, seeds 101-600 / 601-1300 / 1301-2000: 3,250 / 4,630 / 4,307 -> 3,625 /
+        // 4,947 / 4,524, 71 -> 84 of 277 games to 10,000 moves); a whole point does not
+        // (seeds 101-600: 3,420), nor either for N=9 (6,540 -> 6,479 at 0.5, 6,153 at 1).
         8.. => Weights {
             homeless: 60.0,
             single: 5.0,
@@ -72,7 +76,11 @@ pub fn tuned_weights(params: Params) -> Weights {
             line: 20.0,
             crowd: 20.0,
             counter: 20.0,
-            discard: if params.n == 8 { 1.0 } else { 0.0 },
+            discard: match params.n {
+                8 => 1.0,
+                10 => 0.5,
+                _ => 0.0,
+            },
             ..base
         },
     }
