@@ -230,18 +230,13 @@ impl SearchPlayer {
                 }
             };
             if clears {
-                let worth_of = |code: u8| {
-                    let mut next = board.clone();
-                    let (row, col) = next.place_unchecked(index, code);
-                    (1 + clear_bonus(size, row, col)) as f32 + self.eval.value(&next, used)
-                };
-                for_each_kind(mask, |kind| {
-                    offer(
-                        &mut replies.kinds[kind],
-                        worth_of(REGULAR_BASE + kind as u8),
-                    );
-                });
-                offer(&mut replies.wild, worth_of(WILD));
+                // The tile goes with the line it completes, so every tile leaves the same
+                // board: one evaluation serves them all.
+                let mut next = board.clone();
+                let (row, col) = next.place_unchecked(index, WILD);
+                let worth = (1 + clear_bonus(size, row, col)) as f32 + self.eval.value(&next, used);
+                for_each_kind(mask, |kind| offer(&mut replies.kinds[kind], worth));
+                offer(&mut replies.wild, worth);
             } else {
                 let placements = self.eval.placements(&analysis, board, index);
                 for_each_kind(mask, |kind| {
@@ -579,6 +574,48 @@ mod tests {
             }
         }
         assert!(checked > 20, "{checked}");
+    }
+
+    /// Each next tile's best reply, found from the board's analysis (one evaluation per
+    /// clearing cell, incremental elsewhere), is worth what the best of its placements is
+    /// worth when each is played out and evaluated in full.
+    #[test]
+    fn best_replies_are_the_best_full_evaluations() {
+        let mut clearing = 0;
+        for seed in [1, 2, 4, 7] {
+            let params = TilesCase::new(seed).params;
+            let player = SearchPlayer::new(params, tuned_weights(params), Some(3));
+            for (board, counter) in boards(seed, 400, 13) {
+                if board.is_empty() {
+                    continue;
+                }
+                let used = counter.saturating_sub(1);
+                let replies = player.best_replies(&board, counter);
+                let tiles = (0..params.n)
+                    .flat_map(|color| {
+                        (0..params.n).map(move |shape| Tile::Regular { color, shape })
+                    })
+                    .chain([Tile::Wild]);
+                for (i, tile) in tiles.enumerate() {
+                    let mut best = f32::NEG_INFINITY;
+                    player.for_each_placement(&board, tile, |_, points, next| {
+                        clearing += usize::from(points > 1);
+                        best = best.max(points as f32 + player.eval.value(next, used));
+                    });
+                    let found = if tile == Tile::Wild {
+                        replies.wild.0
+                    } else {
+                        replies.kinds[i].0
+                    };
+                    let tolerance = 1e-4 * best.abs().max(1.0);
+                    assert!(
+                        found == best || (found - best).abs() < tolerance,
+                        "seed {seed} {tile:?}: {found} vs {best}\n{board:?}"
+                    );
+                }
+            }
+        }
+        assert!(clearing > 100, "{clearing}");
     }
 
     /// The first `W` goes to the centre on every board size, even or odd.
