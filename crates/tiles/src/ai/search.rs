@@ -16,8 +16,8 @@
 //!
 //! On an empty board the `W` goes to the centre, where the board has the most room to grow.
 //!
-//! With a fixed effort the player never reads the clock; with a time limit it spends a share of
-//! what is left per move and keeps [`RESERVE`] of the limit untouched.
+//! With a fixed effort the player never reads the clock; with a time limit it spends up to
+//! [`BURST`] even shares of what is left on a move and keeps [`RESERVE`] of the limit untouched.
 
 use std::time::{Duration, Instant};
 
@@ -31,6 +31,12 @@ use marathon_core::rng::FastRng;
 
 /// The share of the time limit never planned for (scheduling noise, the judge's pipes).
 pub const RESERVE: f64 = 0.2;
+
+/// How many even shares of the time left one move may spend: the moves worth a wide
+/// lookahead (many candidates, a crowded board) cost several times the cheap ones, which
+/// bank their time; each share is taken afresh from what is left, so an expensive stretch
+/// only narrows the moves after it.
+const BURST: u32 = 4;
 
 /// The weights for a case's parameters, tuned with `examples/tiles_tune.rs` on seeds above 100
 /// (the reported figures are on seeds 1-100): first one ply deep (effort 1) by coordinate
@@ -364,7 +370,7 @@ impl SearchPlayer {
                     .mul_f64(1.0 - RESERVE)
                     .saturating_sub(clock.used + clock.started.elapsed());
                 let moves_left = MAX_MOVES.saturating_sub(state.moves).max(1);
-                Budget::Time(usable / moves_left)
+                Budget::Time((usable / moves_left * BURST).min(usable / BURST))
             }
         }
     }
