@@ -172,7 +172,7 @@ pub struct Evaluator {
     risk: Vec<f32>,
     /// The terms of [`Evaluator::weigh`] that divide, per value of their integer feature:
     /// computed as `weigh` would, so the sum is the same to the bit, without a division per
-    /// placement (a third of the lookahead's time went to them).
+    /// placement (`weigh` took a third of the lookahead's time with them).
     homeless_term: Vec<f32>,
     single_term: Vec<f32>,
     crowd_term: Vec<f32>,
