@@ -602,16 +602,16 @@ mod tests {
                         (0..params.n).map(move |shape| Tile::Regular { color, shape })
                     })
                     .chain([Tile::Wild]);
-                for (i, tile) in tiles.enumerate() {
+                for tile in tiles {
                     let mut best = f32::NEG_INFINITY;
                     player.for_each_placement(&board, tile, |_, points, next| {
                         clearing += usize::from(points > 1);
                         best = best.max(points as f32 + player.eval.value(next, used));
                     });
-                    let found = if tile == Tile::Wild {
-                        replies.wild.0
-                    } else {
-                        replies.kinds[i].0
+                    let found = match tile.code(params.n) {
+                        Some(WILD) => replies.wild.0,
+                        Some(code) => replies.kinds[(code - REGULAR_BASE) as usize].0,
+                        None => unreachable!("no R among the tiles"),
                     };
                     let tolerance = 1e-4 * best.abs().max(1.0);
                     assert!(
