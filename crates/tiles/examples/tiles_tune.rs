@@ -3,7 +3,7 @@
 //! from `marathon play tiles`.
 //!
 //! cargo run --release -p marathon-tiles --example tiles_tune -- SEEDS [effort=N] [time=SECONDS]
-//!     [n=N,...] [s=S,...] [per_seed=1] [stop=MOVES] [trace=MOVES] [last_moves=K]
+//!     [n=N,...] [s=S,...] [d=D,...] [per_seed=1] [stop=MOVES] [trace=MOVES] [last_moves=K]
 //!     [explain=FROM-TO] [WEIGHT=x ...]
 //!     (WEIGHT: any field of `Weights`, e.g. homeless=60)
 
@@ -49,6 +49,7 @@ fn main() {
     };
     let mut only_n: Vec<u8> = Vec::new();
     let mut only_s: Vec<u8> = Vec::new();
+    let mut only_d: Vec<u8> = Vec::new();
     for arg in &args[1.min(args.len())..] {
         let (key, value) = arg.split_once('=').expect("key=value");
         match key {
@@ -64,6 +65,7 @@ fn main() {
             }
             "n" => only_n = value.split(',').map(|v| v.parse().expect("n")).collect(),
             "s" => only_s = value.split(',').map(|v| v.parse().expect("s")).collect(),
+            "d" => only_d = value.split(',').map(|v| v.parse().expect("d")).collect(),
             _ => settings
                 .overrides
                 .push((key.to_string(), value.parse().expect("a number"))),
@@ -75,6 +77,7 @@ fn main() {
             let params = TilesCase::new(seed).params;
             (only_n.is_empty() || only_n.contains(&params.n))
                 && (only_s.is_empty() || only_s.contains(&params.s))
+                && (only_d.is_empty() || only_d.contains(&params.d))
         })
         .collect();
     let started = Instant::now();

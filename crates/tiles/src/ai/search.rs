@@ -43,7 +43,7 @@ const BURST: u32 = 4;
 /// search, then the discard cost and the breadth of the lookahead at its own effort.
 pub fn tuned_weights(params: Params) -> Weights {
     let base = Weights::default();
-    match params.n {
+    let weights = match params.n {
         // Few kinds: the game is safe, so the points are in double clears. Valuing every
         // setup besides the best (cross_sum) makes more of them (effort 3, seeds 101-600 and
         // 601-1200: cross 1.5 alone 20,959 and 20,906, 168 and 166 doubles a game; cross 1
@@ -89,6 +89,35 @@ pub fn tuned_weights(params: Params) -> Weights {
             },
             ..base
         },
+    };
+    if params.n >= 8 && params.s <= 9 {
+        small_board(params, weights)
+    } else {
+        weights
+    }
+}
+
+/// The weights for N >= 8 on an 8x8 or 9x9 board, where most games die (N=9 seeds 101-600:
+/// 3 of 35 reach 10,000 moves against 34 of 39 on the larger boards): the board fills faster
+/// than lines clear it, so a tile on the board costs more (at 160, 2.5 a tile on 8x8 against
+/// a placement's one point: the player discards more, and a clear gains more).
+/// Games stopped at move 3,000 (so the few survivors' long games do not drown the deaths),
+/// seeds 101-4100: N=9-10, effort 4, 475 games: crowd 20 1,224.0 mean, 72 alive at move
+/// 3,000; crowd 160 1,332.3, 96 alive; with four replies two tiles deep 1,391.0, 95 alive
+/// (N=8 gains nothing from them: 2,502.7 -> 2,518.1). N=8, effort 8, 250 games: 2,393.7,
+/// 142 alive -> 2,502.7, 156 alive. Not for N=7: more games live to move 3,000 at crowd 80,
+/// but the survivors, discarding more, score less (seeds 1-100, its 7 games on such boards:
+/// 74,886 -> 67,360 points); nor for 10x10 boards with D=2 (N=9-10, seeds 101-6100, 101
+/// games: 1,727.7 -> 1,602.8).
+fn small_board(params: Params, weights: Weights) -> Weights {
+    Weights {
+        crowd: 160.0,
+        deep_replies: if params.n >= 9 {
+            4.0
+        } else {
+            weights.deep_replies
+        },
+        ..weights
     }
 }
 
