@@ -47,9 +47,7 @@ fn main() {
         last_moves: 0,
         stop: MAX_MOVES,
     };
-    let mut only_n: Vec<u8> = Vec::new();
-    let mut only_s: Vec<u8> = Vec::new();
-    let mut only_d: Vec<u8> = Vec::new();
+    let (mut only_n, mut only_s, mut only_d) = (Only::default(), Only::default(), Only::default());
     for arg in &args[1.min(args.len())..] {
         let (key, value) = arg.split_once('=').expect("key=value");
         match key {
@@ -63,9 +61,9 @@ fn main() {
                 let (from, to) = value.split_once('-').expect("explain=FROM-TO");
                 settings.explain = from.parse().expect("from")..to.parse().expect("to");
             }
-            "n" => only_n = value.split(',').map(|v| v.parse().expect("n")).collect(),
-            "s" => only_s = value.split(',').map(|v| v.parse().expect("s")).collect(),
-            "d" => only_d = value.split(',').map(|v| v.parse().expect("d")).collect(),
+            "n" => only_n = Only::parse(key, value),
+            "s" => only_s = Only::parse(key, value),
+            "d" => only_d = Only::parse(key, value),
             _ => settings
                 .overrides
                 .push((key.to_string(), value.parse().expect("a number"))),
@@ -75,9 +73,7 @@ fn main() {
         .into_iter()
         .filter(|&seed| {
             let params = TilesCase::new(seed).params;
-            (only_n.is_empty() || only_n.contains(&params.n))
-                && (only_s.is_empty() || only_s.contains(&params.s))
-                && (only_d.is_empty() || only_d.contains(&params.d))
+            only_n.admits(params.n) && only_s.admits(params.s) && only_d.admits(params.d)
         })
         .collect();
     let started = Instant::now();
@@ -150,6 +146,27 @@ struct Game {
     /// Moves that cleared a line with a wildcard.
     wild_clears: u32,
     seconds: f64,
+}
+
+/// The values of one case parameter to play (none listed: every value).
+#[derive(Default)]
+struct Only(Vec<u8>);
+
+impl Only {
+    fn parse(key: &str, list: &str) -> Self {
+        Only(
+            list.split(',')
+                .map(|v| {
+                    v.parse()
+                        .unwrap_or_else(|_| panic!("{key}={list}: {v} is no number"))
+                })
+                .collect(),
+        )
+    }
+
+    fn admits(&self, value: u8) -> bool {
+        self.0.is_empty() || self.0.contains(&value)
+    }
 }
 
 fn set(weights: &mut Weights, key: &str, value: f32) {
