@@ -100,8 +100,8 @@ pub fn tuned_weights(params: Params) -> Weights {
 }
 
 /// What a discard costs N >= 8 on 10x10 to 12x12 boards with discards to spare, where few
-/// games are lost but the player at a point a discard threw away four tiles in ten (N=8:
-/// 3,901 a game), each a placement and a share of a clear. Measured at the judge's effort
+/// games are lost but the player, charged a point a discard, threw away four tiles in ten
+/// (N=8: 3,901 a game), each a placement and a share of a clear lost. Measured at the judge's effort
 /// (N=8 8, N=9 4), games to 10,000 moves, mean score (games alive at the end):
 ///
 /// | N, D | seeds | games | discard: mean (alive) |
@@ -114,8 +114,8 @@ pub fn tuned_weights(params: Params) -> Weights {
 ///
 /// With two discards in hand the counter runs out instead (N=8 seeds 101-600, D=2, 14 games:
 /// 9 alive at discard 3, 7 at 6, 2 at 9; seeds 1-100: two of its three games die at 6; N=9
-/// D=2 at 5: 1 of 13 alive), and N=9 with three loses more games than it gains (seeds 101-600,
-/// 15 games: 9,598 (13 alive) -> 10,120 (11)).
+/// D=2 at 5: 1 of 13 alive), and N=9 with three loses two more of its 15 games (seeds 101-600:
+/// 9,598, 13 alive -> 10,120, 11 alive).
 fn large_board_discard(params: Params) -> Option<f32> {
     match (params.n, params.d) {
         (8, 3..) => Some(6.0),
