@@ -66,13 +66,7 @@ pub fn tuned_weights(params: Params) -> Weights {
             discard: 1.0,
             ..base
         },
-        // Many kinds: keeping every kind a home and the frontier flexible is all. N=8 also
-        // charges a discard and looks wider (effort 8 vs 4: seeds 101-300 7,225 -> 7,737,
-        // seeds 301-500 6,702 -> 7,475); N=9-10 did not gain from either (4,857 -> 4,591).
-        // With the two-tile lookahead, half a point per discard keeps more N=10 games alive
-        // (effort 4, seeds 101-600 / 601-1300 / 1301-2000: 3,250 / 4,630 / 4,307 -> 3,625 /
-        // 4,947 / 4,524, 71 -> 84 of 277 games to 10,000 moves); a whole point does not
-        // (seeds 101-600: 3,420), nor either for N=9 (6,540 -> 6,479 at 0.5, 6,153 at 1).
+        // Many kinds: keeping every kind a home and the frontier flexible is all.
         8.. => Weights {
             homeless: 60.0,
             single: 5.0,
@@ -82,27 +76,31 @@ pub fn tuned_weights(params: Params) -> Weights {
             line: 20.0,
             crowd: 20.0,
             counter: 20.0,
-            discard: match params.n {
-                8 => 1.0,
-                10 => 0.5,
-                _ => 0.0,
-            },
+            discard: many_kinds_discard(params),
             ..base
         },
     };
     if params.n >= 8 && params.s <= 9 {
-        return small_board(params, weights);
-    }
-    match large_board_discard(params) {
-        Some(discard) => Weights { discard, ..weights },
-        None => weights,
+        small_board(params, weights)
+    } else {
+        weights
     }
 }
 
-/// What a discard costs N >= 8 on 10x10 to 12x12 boards with discards to spare, where few
-/// games are lost but the player, charged a point a discard, threw away four tiles in ten
-/// (N=8: 3,901 a game), each a placement and a share of a clear lost. Measured at the judge's effort
-/// (N=8 8, N=9 4), games to 10,000 moves, mean score (games alive at the end):
+/// What a discard costs N >= 8 besides its counter.
+///
+/// N=8 charges one and looks wider (effort 8 vs 4: seeds 101-300 7,225 -> 7,737, seeds 301-500
+/// 6,702 -> 7,475); N=9-10 did not gain from either (4,857 -> 4,591). With the two-tile
+/// lookahead, half a point per discard keeps more N=10 games alive (effort 4, seeds 101-600 /
+/// 601-1300 / 1301-2000: 3,250 / 4,630 / 4,307 -> 3,625 / 4,947 / 4,524, 71 -> 84 of 277 games
+/// to 10,000 moves); a whole point does not (seeds 101-600: 3,420), nor either for N=9 (6,540
+/// -> 6,479 at 0.5, 6,153 at 1).
+///
+/// On 10x10 to 12x12 boards with discards to spare, few games are lost but the player, charged
+/// a point a discard, threw away four tiles in ten (N=8: 3,901 a game), each a placement and a
+/// share of a clear lost, so N=8 with three or four discards in hand pays 6 and N=9 with four
+/// pays 5. Measured at the judge's effort (N=8 8, N=9 4), games to 10,000 moves, mean score
+/// (games alive at the end):
 ///
 /// | N, D | seeds | games | discard: mean (alive) |
 /// |---|---|---|---|
@@ -116,11 +114,14 @@ pub fn tuned_weights(params: Params) -> Weights {
 /// 9 alive at discard 3, 7 at 6, 2 at 9; seeds 1-100: two of its three games die at 6; N=9
 /// D=2 at 5: 1 of 13 alive), and N=9 with three loses two more of its 15 games (seeds 101-600:
 /// 9,598, 13 alive -> 10,120, 11 alive).
-fn large_board_discard(params: Params) -> Option<f32> {
+fn many_kinds_discard(params: Params) -> f32 {
+    let large_board = params.s >= 10;
     match (params.n, params.d) {
-        (8, 3..) => Some(6.0),
-        (9, 4) => Some(5.0),
-        _ => None,
+        (8, 3..) if large_board => 6.0,
+        (9, 4) if large_board => 5.0,
+        (8, _) => 1.0,
+        (10, _) => 0.5,
+        _ => 0.0,
     }
 }
 
