@@ -67,18 +67,21 @@ pub fn tuned_weights(params: Params) -> Weights {
             ..base
         },
         // Many kinds: keeping every kind a home and the frontier flexible is all.
-        8.. => Weights {
-            homeless: 60.0,
-            single: 5.0,
-            flex: 2.0,
-            dead: 1.5,
-            dead_line: 3.0,
-            line: 20.0,
-            crowd: 20.0,
-            counter: 20.0,
-            discard: many_kinds_discard(params),
-            ..base
-        },
+        8.. => {
+            let (discard, crowd) = many_kinds_costs(params);
+            Weights {
+                homeless: 60.0,
+                single: 5.0,
+                flex: 2.0,
+                dead: 1.5,
+                dead_line: 3.0,
+                line: 20.0,
+                crowd,
+                counter: 20.0,
+                discard,
+                ..base
+            }
+        }
     };
     if params.n >= 8 && params.s <= 9 {
         small_board(params, weights)
@@ -87,7 +90,8 @@ pub fn tuned_weights(params: Params) -> Weights {
     }
 }
 
-/// What a discard costs N >= 8 besides its counter.
+/// What a discard costs N >= 8 besides its counter, and what a tile on the board costs
+/// ([`Weights::crowd`]): `(discard, crowd)`.
 ///
 /// N=8 charges one and looks wider (effort 8 vs 4: seeds 101-300 7,225 -> 7,737, seeds 301-500
 /// 6,702 -> 7,475); N=9-10 did not gain from either (4,857 -> 4,591). With the two-tile
@@ -99,29 +103,43 @@ pub fn tuned_weights(params: Params) -> Weights {
 /// On 10x10 to 12x12 boards with discards to spare, few games are lost but the player, charged
 /// a point a discard, threw away four tiles in ten (N=8: 3,901 a game), each a placement and a
 /// share of a clear lost, so N=8 with three or four discards in hand pays 6 and N=9 with four
-/// pays 5. Measured at the judge's effort (N=8 8, N=9 4), games to 10,000 moves, mean score
-/// (games alive at the end):
+/// pays 5. With fewer in hand so high a cost alone runs the counter out: the player places
+/// what it used to discard until the board is full (N=8, D=2 at 6: 74 tiles on 100 cells when
+/// it gave up at move 710). Charging every tile on the board more as well (crowd) keeps more
+/// such games alive: N=8 with two pays 4 a discard and 120 for a full board, N=9 with three 5
+/// and 160 (with more discards in hand the survivors lose by it). Measured at the judge's effort (N=8 8, N=9 4), games to 10,000 moves, mean
+/// score (games alive at the end):
 ///
-/// | N, D | seeds | games | discard: mean (alive) |
+/// | N, D | seeds | games | discard, crowd: mean (alive) |
 /// |---|---|---|---|
-/// | 8, 3 | 101-600 | 12 | 3: 11,520 (12); 6: 14,089 (12) |
-/// | 8, 3 | 601-1000 | 9 | 1: 10,401 (8); 6: 9,503 (5) |
-/// | 8, 4 | 101-600 | 17 | 3: 11,141; 4: 11,749; 6: 13,689 (all alive) |
-/// | 8, 4 | 601-1000 | 16 | 1: 10,341 (16); 6: 12,980 (15) |
-/// | 9, 4 | 101-600 | 19 | 0: 9,932; 1: 10,176; 2: 10,462; 5: 11,816 (all alive) |
+/// | 8, 2 | 101-1000 | 21 | 1, 20: 9,855 (13); 6, 20: 10,844 (11) |
+/// | | | | 6, 160: 12,524 (14); 4, 120: 12,076 (17) |
+/// | 8, 2 | 1001-2000 | 31 | 1, 20: 10,968 (27); 6, 160: 10,070 (18); 4, 120: 11,599 (26) |
+/// | 8, 3 | 101-600 | 12 | 3, 20: 11,520 (12); 6, 20: 14,089 (12) |
+/// | 8, 3 | 601-1000 | 9 | 1, 20: 10,401 (8); 6, 20: 9,503 (5) |
+/// | 8, 4 | 101-600 | 17 | 3, 20: 11,141 (17); 4, 20: 11,749 (17); 6, 20: 13,689 (17) |
+/// | 8, 4 | 601-1000 | 16 | 1, 20: 10,341 (16); 6, 20: 12,980 (15) |
+/// | 8, 3-4 | 101-1000 | 54 | 6, 20: 12,870 (49); 6, 160: 12,617 (52) |
+/// | 9, 3 | 101-600 | 15 | 0, 20: 9,598 (13); 5, 20: 10,120 (11) |
+/// | | | | 0, 160: 9,770 (14); 5, 160: 10,491 (13) |
+/// | 9, 3 | 601-1200 | 18 | 0, 20: 9,190 (15); 5, 160: 10,396 (14) |
+/// | 9, 4 | 101-600 | 19 | 0, 20: 9,932 (19); 2, 20: 10,462 (19); 5, 20: 11,816 (19) |
+/// | | | | 5, 160: 10,861 (17); 5, 80: 10,376 (15) |
 ///
-/// With two discards in hand the counter runs out instead (N=8 seeds 101-600, D=2, 14 games:
-/// 9 alive at discard 3, 7 at 6, 2 at 9; seeds 1-100: two of its three games die at 6; N=9
-/// D=2 at 5: 1 of 13 alive), and N=9 with three loses two more of its 15 games (seeds 101-600:
-/// 9,598, 13 alive -> 10,120, 11 alive).
-fn many_kinds_discard(params: Params) -> f32 {
+/// N=9 with two discards in hand gains from neither (seeds 101-600, 13 games: 8,445, 7 alive,
+/// at 0 and 20; 4,738, 1 alive, at 5 and 20; 6,847, 4 alive, at 5 and 160), nor N=10 (seeds
+/// 101-600, 35 games: 6,282, 17 alive, at 0.5 and 20; 5,353 at 2 and 160; 6,018 at 5 and 160).
+fn many_kinds_costs(params: Params) -> (f32, f32) {
     let large_board = params.s >= 10;
+    let usual_crowd = 20.0;
     match (params.n, params.d) {
-        (8, 3..) if large_board => 6.0,
-        (9, 4) if large_board => 5.0,
-        (8, _) => 1.0,
-        (10, _) => 0.5,
-        _ => 0.0,
+        (8, 2) if large_board => (4.0, 120.0),
+        (8, 3..) if large_board => (6.0, usual_crowd),
+        (9, 3) if large_board => (5.0, 160.0),
+        (9, 4) if large_board => (5.0, usual_crowd),
+        (8, _) => (1.0, usual_crowd),
+        (10, _) => (0.5, usual_crowd),
+        _ => (0.0, usual_crowd),
     }
 }
 
