@@ -62,7 +62,23 @@ pub fn tuned_weights(params: Params) -> Weights {
             discard: 1.0,
             ..base
         },
-        6 | 7 => Weights {
+        6 => Weights {
+            discard: 1.0,
+            ..base
+        },
+        // With four discards in hand on a 10x10 to 12x12 board N=7 discarded more and scored
+        // less than with two (seeds 1-100: 1,715 discards a game against 902); a discard
+        // costing 3 and a full board 80 (not 1 and 10) keeps both its tiles and its games
+        // (effort 6, seeds 101-600 / 601-1000, 14 / 13 games: 16,187 / 16,065 -> 18,486 /
+        // 17,210, alive 14 / 13 -> 14 / 10). With three in hand it gains nothing sure (13 / 17
+        // games: 17,049 -> 16,958, 16,374 -> 16,932); on 8x8 and 9x9 boards it loses games
+        // (seeds 1-100, D=3-4: all five lost, four of them alive before).
+        7 if params.d >= 4 && params.s >= 10 => Weights {
+            discard: 3.0,
+            crowd: 80.0,
+            ..base
+        },
+        7 => Weights {
             discard: 1.0,
             ..base
         },
