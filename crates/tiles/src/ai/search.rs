@@ -73,7 +73,7 @@ pub fn tuned_weights(params: Params) -> Weights {
         // 17,210, alive 14 / 13 -> 14 / 10). With three in hand it gains nothing sure (13 / 17
         // games: 17,049 -> 16,958, 16,374 -> 16,932); on 8x8 and 9x9 boards it loses games
         // (seeds 1-100, D=3-4: all five lost, four of them alive before).
-        7 if params.d >= 4 && params.s >= 10 => Weights {
+        7 if params.d >= 4 && large_board(params) => Weights {
             discard: 3.0,
             crowd: 80.0,
             ..base
@@ -99,7 +99,7 @@ pub fn tuned_weights(params: Params) -> Weights {
             }
         }
     };
-    if params.n >= 8 && params.s <= 9 {
+    if params.n >= 8 && !large_board(params) {
         small_board(params, weights)
     } else {
         weights
@@ -123,8 +123,8 @@ pub fn tuned_weights(params: Params) -> Weights {
 /// what it used to discard until the board is full (N=8, D=2 at 6: 74 tiles on 100 cells when
 /// it gave up at move 710). Charging every tile on the board more as well (crowd) keeps more
 /// such games alive: N=8 with two pays 4 a discard and 120 for a full board, N=9 with three 5
-/// and 160 (with more discards in hand the survivors lose by it). Measured at the judge's effort (N=8 8, N=9 4), games to 10,000 moves, mean
-/// score (games alive at the end):
+/// and 160 (with more discards in hand the survivors lose by it). Measured at the judge's
+/// effort (N=8 8, N=9 4), games to 10,000 moves, mean score (games alive at the end):
 ///
 /// | N, D | seeds | games | discard, crowd: mean (alive) |
 /// |---|---|---|---|
@@ -146,17 +146,23 @@ pub fn tuned_weights(params: Params) -> Weights {
 /// at 0 and 20; 4,738, 1 alive, at 5 and 20; 6,847, 4 alive, at 5 and 160), nor N=10 (seeds
 /// 101-600, 35 games: 6,282, 17 alive, at 0.5 and 20; 5,353 at 2 and 160; 6,018 at 5 and 160).
 fn many_kinds_costs(params: Params) -> (f32, f32) {
-    let large_board = params.s >= 10;
+    let large = large_board(params);
     let usual_crowd = 20.0;
     match (params.n, params.d) {
-        (8, 2) if large_board => (4.0, 120.0),
-        (8, 3..) if large_board => (6.0, usual_crowd),
-        (9, 3) if large_board => (5.0, 160.0),
-        (9, 4) if large_board => (5.0, usual_crowd),
+        (8, 2) if large => (4.0, 120.0),
+        (8, 3..) if large => (6.0, usual_crowd),
+        (9, 3) if large => (5.0, 160.0),
+        (9, 4) if large => (5.0, usual_crowd),
         (8, _) => (1.0, usual_crowd),
         (10, _) => (0.5, usual_crowd),
         _ => (0.0, usual_crowd),
     }
+}
+
+/// A 10x10 to 12x12 board, where the weights for many kinds part from those for 8x8 and 9x9
+/// (see [`small_board`] and [`many_kinds_costs`]).
+fn large_board(params: Params) -> bool {
+    params.s >= 10
 }
 
 /// The weights for N >= 8 on an 8x8 or 9x9 board, where most games die (N=9 seeds 101-600:
