@@ -62,6 +62,18 @@ pub fn tuned_weights(params: Params) -> Weights {
             discard: 1.0,
             ..base
         },
+        // With three or four discards in hand on a 10x10 to 12x12 board N=6 too throws away
+        // tiles it could place: a discard costing 2 and a full board 40 (not 1 and 10) keep
+        // them (effort 6, seeds 101-1000, 49 games: 18,110 -> 18,898, discards 539 -> 145 a
+        // game, all alive; seeds 1001-2000, 49 games: 18,144 -> 18,701, 49 -> 48 alive; at 3
+        // and 80: 18,781, games lost). On 8x8 and 9x9 boards it loses games (seeds 1001-2000,
+        // 36 games: 16,921, 35 alive -> 16,065, 29 alive), and with two in hand on any board
+        // (39 games: 15,950, 31 alive -> 15,093, 26 alive).
+        6 if params.d >= 3 && large_board(params) => Weights {
+            discard: 2.0,
+            crowd: 40.0,
+            ..base
+        },
         6 => Weights {
             discard: 1.0,
             ..base
