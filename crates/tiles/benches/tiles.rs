@@ -87,6 +87,13 @@ fn benches(c: &mut Criterion) {
             b.iter(|| black_box(player.choose(&state, tile, &clock)))
         });
     }
+    // Seed 14: N = 10, S = 12, where a kind has few homes and the lookahead most kinds.
+    let (state, tile) = mid_game(14, 300);
+    c.bench_function("ai decision, effort 4, N=10", |b| {
+        let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), Some(4));
+        let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
+        b.iter(|| black_box(player.choose(&state, tile, &clock)))
+    });
 }
 
 criterion_group! {

@@ -299,6 +299,16 @@ impl Evaluator {
     pub fn value(&self, board: &Board, counter: u8) -> f32 {
         self.weigh(&self.features(board), counter)
     }
+
+    /// [`cross`] for a placement's features, or nothing where the weights ignore it (N >= 6):
+    /// it scans every line, per placement.
+    fn cross(&self, board: &Board, extra: Option<Pos>) -> (f32, f32) {
+        if self.weights.cross == 0.0 && self.weights.cross_sum == 0.0 {
+            (0.0, 0.0)
+        } else {
+            cross(board, extra)
+        }
+    }
 }
 
 /// [`Features::cross`] and [`Features::cross_sum`] of `board`, with the empty cell `extra`
@@ -362,6 +372,12 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// The kinds the empty frontier cell at `index` accepts.
+    #[inline]
+    pub fn mask(&self, index: usize) -> u128 {
+        self.mask[index]
+    }
+
     /// The empty frontier cells with their accepted kinds, row-major.
     pub fn frontier(&self, board: &Board) -> impl Iterator<Item = (usize, u128)> {
         board
@@ -483,7 +499,7 @@ impl Evaluator {
         }
         let fr = board.row_fill(pos.row as usize) as f32;
         let fc = board.col_fill(pos.col as usize) as f32;
-        let (cross, cross_sum) = cross(board, Some(pos));
+        let (cross, cross_sum) = self.cross(board, Some(pos));
         Placements {
             eval: self,
             a,
@@ -506,6 +522,7 @@ impl Evaluator {
     }
 
     /// The weighted sum of the figures.
+    #[inline(always)]
     fn weigh(&self, f: &Features, counter: u8) -> f32 {
         let w = &self.weights;
         let p = self.masks.params;
@@ -568,6 +585,13 @@ pub struct Placements<'a> {
 
 impl Placements<'_> {
     /// [`Evaluator::value`] after the tile `code` (`W` or regular) goes on the cell.
+    ///
+    /// A `W` is worth at least what any regular tile is worth on the same cell, whatever the
+    /// board, as long as no weight rewards what the evaluation penalises (all weights but
+    /// `line` and the `cross` pair, which a tile's kind does not move, at 0 or above, and
+    /// `homeless` at least `single`): every neighbour keeps all its kinds (flex and dead
+    /// cells as before), and new frontier cells accept every kind, so each kind keeps at
+    /// least as many homes (with no home costing more than one, more homes never cost more).
     pub fn value(&self, code: u8, counter: u8) -> f32 {
         let eval = self.eval;
         let all = eval.masks.all;
@@ -687,6 +711,47 @@ mod tests {
         // Filling (3,5) brings column 5 to 4 of 7.
         let (_, sum) = cross(&board, Some(Pos::new(3, 5)));
         assert!((sum - (1.0 + 16.0 / 49.0)).abs() < 1e-6);
+    }
+
+    /// On every cell a `W` is worth at least any regular tile (the bound the search prunes
+    /// with), under each N's tuned weights, on boards from random play.
+    #[test]
+    fn a_wildcard_bounds_every_tile_on_its_cell() {
+        let mut compared = 0;
+        for seed in 1..=12u64 {
+            let mut case = TilesCase::new(seed);
+            let mut state = State::new(case.params);
+            let eval = Evaluator::new(case.params, crate::ai::search::tuned_weights(case.params));
+            let mut rng = FastRng::new(seed);
+            while state.moves < 200 && !state.is_over() {
+                let tile = case.next_tile(state.board.is_empty());
+                let board = &state.board;
+                let analysis = eval.analyse(board);
+                let size = board.size();
+                let clears = |index: usize| {
+                    let pos = Pos::from_index(index);
+                    board.row_fill(pos.row as usize) + 1 == size
+                        || board.col_fill(pos.col as usize) + 1 == size
+                };
+                let cells = analysis.frontier(board).filter(|&(i, _)| !clears(i));
+                for (index, mask) in cells.filter(|_| !board.is_empty()) {
+                    let placements = eval.placements(&analysis, board, index);
+                    let wild = placements.value(WILD, 1);
+                    for kind in (0..case.params.kinds() as u8).filter(|&k| mask >> k & 1 == 1) {
+                        let worth = placements.value(REGULAR_BASE + kind, 1);
+                        assert!(worth <= wild, "seed {seed}: {worth} > {wild}");
+                        compared += 1;
+                    }
+                }
+                let moves = state.legal_moves(tile);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len() as u32) as usize];
+                state.play(tile, mv).unwrap();
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
     }
 
     /// The incremental worth of a placement equals the full pass on the board after it.
