@@ -187,6 +187,7 @@ fn set(weights: &mut Weights, key: &str, value: f32) {
         "horizon" => &mut weights.horizon,
         "deep_replies" => &mut weights.deep_replies,
         "deep_kinds" => &mut weights.deep_kinds,
+        "line_rate" => &mut weights.line_rate,
         _ => panic!("unknown weight {key}"),
     };
     *field = value;

@@ -8,6 +8,8 @@
 //! - **dead cells**: empty frontier cells no regular tile fits (only `W` fills them), worse in
 //!   fuller lines, since they block the line's clear;
 //! - **line progress**: how full each row and column is (a clear scores `S` and frees space);
+//! - **line rate**: how soon each line may clear, from the tiles its empty cells wait for (a
+//!   gap few kinds fit holds its whole line back);
 //! - **crowding**: tiles on the board;
 //! - the **discard counter** (close to `D` means close to a forced `GIVE UP`).
 
@@ -49,6 +51,8 @@ pub struct Weights {
     pub risk: f32,
     /// The moves [`Weights::risk`] looks at.
     pub horizon: f32,
+    /// Per unit of [`Features::line_rate`] times `S`.
+    pub line_rate: f32,
     /// How many of the best replies (by the one-tile lookahead) are scored two tiles deep,
     /// time allowing (below 2: none).
     pub deep_replies: f32,
@@ -73,6 +77,7 @@ impl Default for Weights {
             discard: 0.0,
             risk: 0.0,
             horizon: 30.0,
+            line_rate: 0.0,
             // Two replies two tiles deep on 8 kinds against none, `tiles_tune` seeds 101-600
             // (N=10: 101-400) at the effort of each N's breadth: N=4 20,929 -> 20,967,
             // N=5 19,977 -> 20,310, N=6 16,465 -> 16,881, N=7 12,558 -> 13,292, N=8 7,632 ->
@@ -155,6 +160,9 @@ pub struct Features {
     /// The sum, over the gaps of lines one tile short of clearing (each gap once), of (fill
     /// of the crossing line through the gap / (S - 1))^2.
     pub cross_sum: f32,
+    /// The sum over lines of 1 / (the tiles its empty cells wait for, summed): how soon each
+    /// line may clear, where a gap that few kinds fit holds its line back.
+    pub line_rate: f32,
 }
 
 /// log2(1 + k) for k accepted kinds, k <= 100.
@@ -177,6 +185,9 @@ pub struct Evaluator {
     single_term: Vec<f32>,
     crowd_term: Vec<f32>,
     counter_term: Vec<f32>,
+    /// `wait[k]`: the tiles a frontier cell accepting `k` kinds waits for (1 / the chance
+    /// that the next tile fits it, a `W` always does), for [`Features::line_rate`].
+    wait: Vec<f32>,
 }
 
 /// The chance that the counter, starting at `counter`, must pass `d` within `horizon` moves
@@ -230,6 +241,13 @@ impl Evaluator {
             crowd_term: (0..=cells)
                 .map(|t| weights.crowd * t as f32 / cells as f32)
                 .collect(),
+            wait: {
+                let special = 1.0 / (crate::generator::TILE_TYPE_BOUND - params.n as i32) as f32;
+                let regular = (1.0 - 2.0 * special) / kinds_f;
+                (0..=kinds)
+                    .map(|k| 1.0 / (special + regular * k as f32))
+                    .collect()
+            },
             counter_term: (0..=params.d + 1)
                 .map(|counter| {
                     let c = counter as f32 / params.d as f32;
@@ -277,6 +295,11 @@ impl Evaluator {
             line += fr * fr + fc * fc;
         }
         let (cross, cross_sum) = cross(board, None);
+        let line_rate = if self.weights.line_rate == 0.0 {
+            0.0
+        } else {
+            self.line_rate(board)
+        };
         let (homeless, single) = if board.is_empty() {
             (0, 0)
         } else {
@@ -292,6 +315,35 @@ impl Evaluator {
             tiles: board.tile_count(),
             cross,
             cross_sum,
+            line_rate,
+        }
+    }
+
+    /// [`Features::line_rate`] of `board`.
+    pub fn line_rate(&self, board: &Board) -> f32 {
+        let size = board.size() as usize;
+        let mut waits = LineWaits::default();
+        for r in 0..size {
+            for c in 0..size {
+                let index = (r + 1) * STRIDE + c + 1;
+                if board.at(index) != EMPTY {
+                    continue;
+                }
+                let (mask, any) = self.masks.cell(board, index);
+                waits.add(r, c, self.cell_wait(any, mask));
+            }
+        }
+        waits.rate(size)
+    }
+
+    /// What an empty cell waits for: an empty cell with no neighbour one tile (it gets one
+    /// as the lines around it fill), a frontier cell [`Evaluator::wait`] of its kinds.
+    #[inline]
+    fn cell_wait(&self, frontier: bool, mask: u128) -> f32 {
+        if frontier {
+            self.wait[mask.count_ones() as usize]
+        } else {
+            1.0
         }
     }
 
@@ -348,6 +400,30 @@ fn cross(board: &Board, extra: Option<Pos>) -> (f32, f32) {
     (best * best, sum)
 }
 
+/// The tiles each row and column waits for, summed over its empty cells.
+#[derive(Clone, Copy, Default)]
+struct LineWaits {
+    rows: [f32; 12],
+    cols: [f32; 12],
+}
+
+impl LineWaits {
+    #[inline]
+    fn add(&mut self, row: usize, col: usize, wait: f32) {
+        self.rows[row] += wait;
+        self.cols[col] += wait;
+    }
+
+    /// [`Features::line_rate`]: every line of a board holds an empty cell (a full one clears).
+    fn rate(&self, size: usize) -> f32 {
+        let mut rate = 0.0;
+        for i in 0..size {
+            rate += 1.0 / self.rows[i] + 1.0 / self.cols[i];
+        }
+        rate
+    }
+}
+
 /// Levels of home counts the incremental evaluation tells apart: a placement takes at most one
 /// home from each kind per changed cell (the cell itself and its at most three empty
 /// neighbours), so counts up to 5 decide which kinds end with no home or one home.
@@ -369,6 +445,9 @@ pub struct Analysis {
     dead_row: [i32; 12],
     dead_col: [i32; 12],
     line: f32,
+    /// Computed only where [`Weights::line_rate`] is not 0.
+    waits: LineWaits,
+    line_rate: f32,
 }
 
 impl Analysis {
@@ -401,7 +480,10 @@ impl Evaluator {
             dead_row: [0; 12],
             dead_col: [0; 12],
             line: 0.0,
+            waits: LineWaits::default(),
+            line_rate: 0.0,
         };
+        let rates = self.weights.line_rate != 0.0;
         let mut count = [0u8; 128];
         let inv = 1.0 / size as f32;
         for index in board.indices() {
@@ -409,6 +491,14 @@ impl Evaluator {
                 continue;
             }
             let (mask, any) = self.masks.cell(board, index);
+            if rates {
+                let pos = Pos::from_index(index);
+                a.waits.add(
+                    pos.row as usize,
+                    pos.col as usize,
+                    self.cell_wait(any, mask),
+                );
+            }
             if !any {
                 continue;
             }
@@ -442,6 +532,9 @@ impl Evaluator {
             let fr = board.row_fill(i) as f32 * inv;
             let fc = board.col_fill(i) as f32 * inv;
             a.line += fr * fr + fc * fc;
+        }
+        if rates {
+            a.line_rate = a.waits.rate(size);
         }
         a
     }
@@ -477,6 +570,28 @@ impl Evaluator {
         for i in 0..size {
             dead_line += dead_row[i] * fill_row(i) + dead_col[i] * fill_col(i);
         }
+        // The lines the placement touches, rows r-1..=r+1 (slots 0-2), then columns c-1..=c+1
+        // (slots 3-5), with the cell's own wait gone (infinite outside the board), and the
+        // rate of the lines it does not touch.
+        let mut line_waits = [f32::INFINITY; 6];
+        let mut line_rate = a.line_rate;
+        if self.weights.line_rate != 0.0 {
+            for k in 0..3 {
+                let line = (pos.row as usize + k).wrapping_sub(1);
+                if line < size {
+                    line_waits[k] = a.waits.rows[line];
+                    line_rate -= 1.0 / line_waits[k];
+                }
+                let line = (pos.col as usize + k).wrapping_sub(1);
+                if line < size {
+                    line_waits[3 + k] = a.waits.cols[line];
+                    line_rate -= 1.0 / line_waits[3 + k];
+                }
+            }
+            let own_wait = self.cell_wait(true, own);
+            line_waits[1] -= own_wait;
+            line_waits[4] -= own_wait;
+        }
         let mut neighbours = [Neighbour::default(); 4];
         let mut count = 0;
         for d in NEIGHBOURS {
@@ -494,6 +609,9 @@ impl Evaluator {
                 mask: a.mask[j],
                 frontier: a.frontier[j],
                 line_share: fill_row(at.row as usize) + fill_col(at.col as usize),
+                wait: self.cell_wait(a.frontier[j], a.mask[j]),
+                row_slot: at.row + 1 - pos.row,
+                col_slot: 3 + at.col + 1 - pos.col,
             };
             count += 1;
         }
@@ -516,7 +634,9 @@ impl Evaluator {
                 tiles: board.tile_count() + 1,
                 cross,
                 cross_sum,
+                line_rate,
             },
+            line_waits,
             inv,
         }
     }
@@ -535,6 +655,7 @@ impl Evaluator {
             + w.cross * p.s as f32 * f.cross
             + w.cross_sum * p.s as f32 * f.cross_sum
             - self.counter_term[counter as usize]
+            + w.line_rate * p.s as f32 * f.line_rate
             - self.risk[f.homeless as usize * (p.d as usize + 1) + counter.min(p.d) as usize]
     }
 
@@ -566,6 +687,11 @@ struct Neighbour {
     frontier: bool,
     /// The fills of its row and column after the placement, which a dead cell is charged.
     line_share: i32,
+    /// What it waits for before the placement, and the slots of its row and column among
+    /// [`Placements::line_waits`].
+    wait: f32,
+    row_slot: u8,
+    col_slot: u8,
 }
 
 /// Everything about placements on one cell that does not depend on the tile, so that the
@@ -578,8 +704,10 @@ pub struct Placements<'a> {
     neighbours: [Neighbour; 4],
     count: usize,
     /// The features after the placement but for the tile's effect on the neighbours (and
-    /// the homeless and single counts).
+    /// the homeless and single counts; `line_rate` holds the untouched lines' share).
     base: Features,
+    /// The waits of the lines the placement touches but for its effect on the neighbours.
+    line_waits: [f32; 6],
     inv: f32,
 }
 
@@ -587,11 +715,11 @@ impl Placements<'_> {
     /// [`Evaluator::value`] after the tile `code` (`W` or regular) goes on the cell.
     ///
     /// A `W` is worth at least what any regular tile is worth on the same cell, whatever the
-    /// board, as long as no weight rewards what the evaluation penalises (all weights but
-    /// `line` and the `cross` pair, which a tile's kind does not move, at 0 or above, and
-    /// `homeless` at least `single`): every neighbour keeps all its kinds (flex and dead
-    /// cells as before), and new frontier cells accept every kind, so each kind keeps at
-    /// least as many homes (with no home costing more than one, more homes never cost more).
+    /// board, as long as every weight is 0 or above (`line` and the `cross` pair, which a
+    /// tile's kind does not move, may be anything) and `homeless` is at least `single`:
+    /// every neighbour keeps all its kinds (flex, dead cells and the lines' waits as before),
+    /// and new frontier cells accept every kind, so each kind keeps at least as many homes
+    /// (with no home costing more than one, more homes never cost more).
     pub fn value(&self, code: u8, counter: u8) -> f32 {
         let eval = self.eval;
         let all = eval.masks.all;
@@ -659,6 +787,22 @@ impl Placements<'_> {
         };
         f.homeless = ending_at(0).count_ones();
         f.single = ending_at(1).count_ones();
+        if eval.weights.line_rate != 0.0 {
+            let mut waits = self.line_waits;
+            for n in &self.neighbours[..self.count] {
+                let kinds = if !n.frontier {
+                    accept.count_ones()
+                } else if n.mask == 0 {
+                    continue;
+                } else {
+                    (n.mask & accept).count_ones()
+                };
+                let change = eval.wait[kinds as usize] - n.wait;
+                waits[n.row_slot as usize] += change;
+                waits[n.col_slot as usize] += change;
+            }
+            f.line_rate += waits.iter().map(|w| 1.0 / w).sum::<f32>();
+        }
         eval.weigh(&f, counter)
     }
 }
@@ -714,14 +858,19 @@ mod tests {
     }
 
     /// On every cell a `W` is worth at least any regular tile (the bound the search prunes
-    /// with), under each N's tuned weights, on boards from random play.
+    /// with), under each N's tuned weights with the line rate weighed, on boards from random
+    /// play.
     #[test]
     fn a_wildcard_bounds_every_tile_on_its_cell() {
         let mut compared = 0;
         for seed in 1..=12u64 {
             let mut case = TilesCase::new(seed);
             let mut state = State::new(case.params);
-            let eval = Evaluator::new(case.params, crate::ai::search::tuned_weights(case.params));
+            let weights = Weights {
+                line_rate: 2.0,
+                ..crate::ai::search::tuned_weights(case.params)
+            };
+            let eval = Evaluator::new(case.params, weights);
             let mut rng = FastRng::new(seed);
             while state.moves < 200 && !state.is_over() {
                 let tile = case.next_tile(state.board.is_empty());
@@ -763,6 +912,7 @@ mod tests {
             let weights = Weights {
                 cross: 1.0,
                 cross_sum: 0.5,
+                line_rate: 2.0,
                 ..Weights::default()
             };
             let eval = Evaluator::new(case.params, weights);
