@@ -88,13 +88,22 @@ pub fn tuned_weights(params: Params) -> Weights {
         // 17,210, alive 14 / 13 -> 14 / 10). With three in hand it gains nothing sure (13 / 17
         // games: 17,049 -> 16,958, 16,374 -> 16,932); on 8x8 and 9x9 boards it loses games
         // (seeds 1-100, D=3-4: all five lost, four of them alive before).
+        // N=7 loses games on every board (seeds 101-1000 at effort 6: 34 of 53 on 8x8 and
+        // 9x9, 10 of 81 on larger ones) when its lines stall on gaps few kinds fit, so it
+        // values how soon each line can clear (line_rate 2): on 8x8 and 9x9 boards 8,301 ->
+        // 11,960 (19 -> 38 alive; at 1: 11,637, 31 alive), on the larger ones 16,795 -> 17,037
+        // (71 -> 79 alive). The survivors discard more (8x8 and 9x9: 931 -> 1,701 a game)
+        // and score some 900 less; a discard costing 2 as well keeps them but not the games
+        // (9,466, 19 alive).
         7 if params.d >= 4 && large_board(params) => Weights {
             discard: 3.0,
             crowd: 80.0,
+            line_rate: 2.0,
             ..base
         },
         7 => Weights {
             discard: 1.0,
+            line_rate: 2.0,
             ..base
         },
         // Many kinds: keeping every kind a home and the frontier flexible is all.
