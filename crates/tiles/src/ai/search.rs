@@ -77,6 +77,17 @@ pub fn tuned_weights(params: Params) -> Weights {
             crowd: 40.0,
             ..base
         },
+        // On 8x8 and 9x9 boards N=6 loses games whose lines stall on gaps few kinds fit;
+        // valuing how soon each line can clear (line_rate 1) keeps more of them (effort 6,
+        // seeds 101-600 / 601-1500, 32 / 44 games: 14,847 / 15,649 -> 16,560 / 16,448, alive
+        // 25 / 35 -> 27 / 40). At 2 with a discard costing 2: 17,197 / 15,460. On the larger
+        // boards every game lives and it only costs (seeds 101-600, 39 games: -95 at 1, -718
+        // at 2).
+        6 if !large_board(params) => Weights {
+            discard: 1.0,
+            line_rate: 1.0,
+            ..base
+        },
         6 => Weights {
             discard: 1.0,
             ..base
