@@ -212,6 +212,12 @@ fn large_board(params: Params) -> bool {
 /// but the survivors, discarding more, score less (seeds 1-100, its 7 games on such boards:
 /// 74,886 -> 67,360 points); nor for 10x10 boards with D=2 (N=9-10, seeds 101-6100, 101
 /// games: 1,727.7 -> 1,602.8).
+///
+/// N=8 also values how soon each line can clear (line_rate 4; effort 8, whole games, seeds
+/// 101-1000 / 1001-2000, 54 / 66 games: 5,619 / 6,164 -> 6,429 / 6,929, alive 16 / 25 -> 20 /
+/// 30; at 2: 6,274, at 8: 5,752 on the first range). N=9-10 gain nothing from it (seeds
+/// 101-1000 at 2, 113 games: 2,174.1 -> 2,173.7), nor N=8 on larger boards (seeds 101-600 at
+/// 2, 43 games: 13,103 -> 12,901).
 fn small_board(params: Params, weights: Weights) -> Weights {
     Weights {
         crowd: 160.0,
@@ -219,6 +225,11 @@ fn small_board(params: Params, weights: Weights) -> Weights {
             4.0
         } else {
             weights.deep_replies
+        },
+        line_rate: if params.n == 8 {
+            4.0
+        } else {
+            weights.line_rate
         },
         ..weights
     }
