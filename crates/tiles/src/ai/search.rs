@@ -213,11 +213,13 @@ fn large_board(params: Params) -> bool {
 /// 74,886 -> 67,360 points); nor for 10x10 boards with D=2 (N=9-10, seeds 101-6100, 101
 /// games: 1,727.7 -> 1,602.8).
 ///
-/// N=8 also values how soon each line can clear (line_rate 4; effort 8, whole games, seeds
-/// 101-1000 / 1001-2000, 54 / 66 games: 5,619 / 6,164 -> 6,429 / 6,929, alive 16 / 25 -> 20 /
-/// 30; at 2: 6,274, at 8: 5,752 on the first range). N=9-10 gain nothing from it (seeds
-/// 101-1000 at 2, 113 games: 2,174.1 -> 2,173.7), nor N=8 on larger boards (seeds 101-600 at
-/// 2, 43 games: 13,103 -> 12,901).
+/// They also value how soon each line can clear (line_rate 4), whole games at each N's
+/// effort: N=8 (effort 8), seeds 101-1000 / 1001-2000, 54 / 66 games: 5,619 / 6,164 -> 6,429
+/// / 6,929, alive 16 / 25 -> 20 / 30 (at 2: 6,274, at 8: 5,752 on the first range); N=9-10
+/// (effort 4), 113 / 135 games: 2,174.1 / 2,055.9 -> 2,401.6 / 2,336.5, alive 5 / 9 -> 9 / 9,
+/// each N gaining on both ranges (at 2: 2,173.7, at 8: 2,185.6 on the first). Not N=8-10 on
+/// larger boards (seeds 101-600 at 2: N=8, 43 games, 13,103 -> 12,901; N=9-10, 82 games,
+/// 8,677 -> 8,551).
 fn small_board(params: Params, weights: Weights) -> Weights {
     Weights {
         crowd: 160.0,
@@ -226,11 +228,7 @@ fn small_board(params: Params, weights: Weights) -> Weights {
         } else {
             weights.deep_replies
         },
-        line_rate: if params.n == 8 {
-            4.0
-        } else {
-            weights.line_rate
-        },
+        line_rate: 4.0,
         ..weights
     }
 }
