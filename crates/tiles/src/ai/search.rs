@@ -77,17 +77,6 @@ pub fn tuned_weights(params: Params) -> Weights {
             crowd: 40.0,
             ..base
         },
-        // On 8x8 and 9x9 boards N=6 loses games whose lines stall on gaps few kinds fit;
-        // valuing how soon each line can clear (line_rate 1) keeps more of them (effort 6,
-        // seeds 101-600 / 601-1500, 32 / 44 games: 14,847 / 15,649 -> 16,560 / 16,448, alive
-        // 25 / 35 -> 27 / 40). At 2 with a discard costing 2: 17,197 / 15,460. On the larger
-        // boards every game lives and it only costs (seeds 101-600, 39 games: -95 at 1, -718
-        // at 2).
-        6 if !large_board(params) => Weights {
-            discard: 1.0,
-            line_rate: 1.0,
-            ..base
-        },
         6 => Weights {
             discard: 1.0,
             ..base
@@ -99,22 +88,13 @@ pub fn tuned_weights(params: Params) -> Weights {
         // 17,210, alive 14 / 13 -> 14 / 10). With three in hand it gains nothing sure (13 / 17
         // games: 17,049 -> 16,958, 16,374 -> 16,932); on 8x8 and 9x9 boards it loses games
         // (seeds 1-100, D=3-4: all five lost, four of them alive before).
-        // N=7 loses games on every board (seeds 101-1000 at effort 6: 34 of 53 on 8x8 and
-        // 9x9, 10 of 81 on larger ones) when its lines stall on gaps few kinds fit, so it
-        // values how soon each line can clear (line_rate 2): on 8x8 and 9x9 boards 8,301 ->
-        // 11,960 (19 -> 38 alive; at 1: 11,637, 31 alive), on the larger ones 16,795 -> 17,037
-        // (71 -> 79 alive). The survivors discard more (8x8 and 9x9: 931 -> 1,701 a game)
-        // and score some 900 less; a discard costing 2 as well keeps them but not the games
-        // (9,466, 19 alive).
         7 if params.d >= 4 && large_board(params) => Weights {
             discard: 3.0,
             crowd: 80.0,
-            line_rate: 2.0,
             ..base
         },
         7 => Weights {
             discard: 1.0,
-            line_rate: 2.0,
             ..base
         },
         // Many kinds: keeping every kind a home and the frontier flexible is all.
@@ -134,10 +114,45 @@ pub fn tuned_weights(params: Params) -> Weights {
             }
         }
     };
+    let weights = Weights {
+        line_rate: line_rate_weight(params),
+        ..weights
+    };
     if params.n >= 8 && !large_board(params) {
         small_board(params, weights)
     } else {
         weights
+    }
+}
+
+/// How much the player values how soon each line can clear ([`Weights::line_rate`]): where
+/// games die because lines stall on gaps few kinds fit. Measured at each N's judge effort,
+/// whole games to 10,000 moves, mean score (games alive at the end); the survivors discard
+/// more with it and score less, so it pays only where games die:
+///
+/// | N, boards | seeds | games | line_rate: mean (alive) |
+/// |---|---|---|---|
+/// | 6, 8x8-9x9 | 101-600 | 32 | 0: 14,847 (25); 1: 16,560 (27); 2 + discard 2: 17,197 (31) |
+/// | 6, 8x8-9x9 | 601-1500 | 44 | 0: 15,649 (35); 1: 16,448 (40); 2 + discard 2: 15,460 (37) |
+/// | 6, 10x10-12x12 | 101-600 | 39 | every game lives: -95 a game at 1, -718 at 2 |
+/// | 7, 8x8-9x9 | 101-1000 | 53 | 0: 8,301 (19); 1: 11,637 (31); 2: 11,960 (38); 3: 11,596 (38) |
+/// | | | | 2 + discard 2: 9,466 (19) |
+/// | 7, 10x10-12x12 | 101-1000 | 81 | 0: 16,795 (71); 2: 17,037 (79) |
+/// | 8, 8x8-9x9 | 101-1000 | 54 | 0: 5,619 (16); 2: 6,274 (20); 4: 6,429 (20); 8: 5,752 (17) |
+/// | 8, 8x8-9x9 | 1001-2000 | 66 | 0: 6,164 (25); 4: 6,929 (30) |
+/// | 8, 10x10-12x12 | 101-600 | 43 | 0: 13,103 (39); 2: 12,901 (40) |
+/// | 9-10, 8x8-9x9 | 101-1000 | 113 | 0: 2,174 (5); 2: 2,174 (4); 4: 2,402 (9); 8: 2,186 (7) |
+/// | 9-10, 8x8-9x9 | 1001-2000 | 135 | 0: 2,056 (9); 4: 2,337 (9) |
+/// | 9-10, 10x10-12x12 | 101-600 | 82 | 0: 8,677 (56); 2: 8,551 (53) |
+///
+/// N=7's survivors discard nearly twice as often (8x8-9x9: 931 -> 1,701 a game) and score
+/// some 900 less; N=9-10 gain on both ranges each.
+fn line_rate_weight(params: Params) -> f32 {
+    match params.n {
+        7 => 2.0,
+        6 if !large_board(params) => 1.0,
+        8.. if !large_board(params) => 4.0,
+        _ => 0.0,
     }
 }
 
@@ -212,14 +227,6 @@ fn large_board(params: Params) -> bool {
 /// but the survivors, discarding more, score less (seeds 1-100, its 7 games on such boards:
 /// 74,886 -> 67,360 points); nor for 10x10 boards with D=2 (N=9-10, seeds 101-6100, 101
 /// games: 1,727.7 -> 1,602.8).
-///
-/// They also value how soon each line can clear (line_rate 4), whole games at each N's
-/// effort: N=8 (effort 8), seeds 101-1000 / 1001-2000, 54 / 66 games: 5,619 / 6,164 -> 6,429
-/// / 6,929, alive 16 / 25 -> 20 / 30 (at 2: 6,274, at 8: 5,752 on the first range); N=9-10
-/// (effort 4), 113 / 135 games: 2,174.1 / 2,055.9 -> 2,401.6 / 2,336.5, alive 5 / 9 -> 9 / 9,
-/// each N gaining on both ranges (at 2: 2,173.7, at 8: 2,185.6 on the first). Not N=8-10 on
-/// larger boards (seeds 101-600 at 2: N=8, 43 games, 13,103 -> 12,901; N=9-10, 82 games,
-/// 8,677 -> 8,551).
 fn small_board(params: Params, weights: Weights) -> Weights {
     Weights {
         crowd: 160.0,
@@ -228,7 +235,6 @@ fn small_board(params: Params, weights: Weights) -> Weights {
         } else {
             weights.deep_replies
         },
-        line_rate: 4.0,
         ..weights
     }
 }
