@@ -129,13 +129,7 @@ mod tests {
 
     #[test]
     fn the_page_embeds_data_that_cannot_close_its_script() {
-        let page = html(
-            &recording(Verdict::Invalid {
-                line: "Z9".into(),
-                reason: "bad row".into(),
-            }),
-            &VIEWER,
-        );
+        let page = html(&recording(Verdict::invalid("Z9", "bad row")), &VIEWER);
         // Only the page's own script elements end a script: four (errors, data, viewer, player).
         assert_eq!(page.matches("</script>").count(), 4, "{page}");
         assert!(page.contains("<\\/script><b>"));

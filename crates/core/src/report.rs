@@ -471,14 +471,7 @@ mod tests {
     #[test]
     fn json_line_has_the_documented_fields() {
         let line = json_line(
-            &outcome(
-                7,
-                12.0,
-                Verdict::Invalid {
-                    line: "Z9".into(),
-                    reason: "bad row".into(),
-                },
-            ),
+            &outcome(7, 12.0, Verdict::invalid("Z9", "bad row")),
             Some(50.0),
         );
         let v: Value = serde_json::from_str(&line).unwrap();

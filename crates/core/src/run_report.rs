@@ -468,10 +468,7 @@ mod tests {
             .chain([outcome(
                 CaseId::in_group(6, 9),
                 0.0,
-                Verdict::Invalid {
-                    line: "<b>".into(),
-                    reason: "bad".into(),
-                },
+                Verdict::invalid("<b>", "bad"),
             )])
             .collect();
         let summary = Summary::of(&outcomes, None);

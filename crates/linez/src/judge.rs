@@ -173,10 +173,7 @@ fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(Move, Turn), 
         .send(&format_observation(&state.board, &state.preview))
         .map_err(Verdict::from)?;
     let line = endpoint.receive_line().map_err(Verdict::from)?;
-    let invalid = |reason: String| Verdict::Invalid {
-        line: line.clone(),
-        reason,
-    };
+    let invalid = |reason: String| Verdict::invalid(&line, reason);
     let mv = parse_move(&line).map_err(|e| invalid(e.to_string()))?;
     let turn = state.play(mv).map_err(|e| invalid(e.to_string()))?;
     Ok((mv, turn))

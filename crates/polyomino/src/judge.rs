@@ -174,10 +174,7 @@ fn serve(
         .map_err(Verdict::from)?;
     loop {
         let line = endpoint.receive_line().map_err(Verdict::from)?;
-        let invalid = |reason: String| Verdict::Invalid {
-            line: line.clone(),
-            reason,
-        };
+        let invalid = |reason: String| Verdict::invalid(&line, reason);
         let reply = match parse_command(&line).map_err(|e| invalid(e.to_string()))? {
             Command::Get { size } => {
                 let (index, piece) = session.get_next(size).map_err(|e| invalid(e.to_string()))?;

@@ -42,7 +42,9 @@ fn metric(outcome: &CaseOutcome, name: &str) -> f64 {
 
 fn assert_invalid(outcome: &CaseOutcome, line: &str, reason_part: &str) {
     match &outcome.verdict {
-        Verdict::Invalid { line: got, reason } => {
+        Verdict::Invalid {
+            line: got, reason, ..
+        } => {
             assert_eq!(got, line);
             assert!(reason.contains(reason_part), "reason {reason:?}");
         }

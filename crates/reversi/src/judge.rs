@@ -192,10 +192,7 @@ fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(Cell, Bits), 
         .send(&format_observation(&state.board))
         .map_err(Verdict::from)?;
     let line = endpoint.receive_line().map_err(Verdict::from)?;
-    let invalid = |reason: String| Verdict::Invalid {
-        line: line.clone(),
-        reason,
-    };
+    let invalid = |reason: String| Verdict::invalid(&line, reason);
     let mv = parse_move(&line).map_err(|e| invalid(e.to_string()))?;
     let cell = mv.cell(&state.board).ok_or_else(|| {
         invalid(

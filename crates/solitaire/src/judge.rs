@@ -171,10 +171,7 @@ pub fn run_game(
             Ok(line) => line,
             Err(failure) => break failure.into(),
         };
-        let invalid = |reason: String| Verdict::Invalid {
-            line: line.clone(),
-            reason,
-        };
+        let invalid = |reason: String| Verdict::invalid(&line, reason);
         let cell = match parse_reply(&line) {
             Ok(Reply::Stop) => break Verdict::Ok,
             Ok(Reply::Remove(cell)) => cell,

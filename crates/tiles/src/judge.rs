@@ -156,10 +156,7 @@ pub fn run_game(
             Ok(line) => line,
             Err(failure) => return (state, failure.into()),
         };
-        let invalid = |reason: String| Verdict::Invalid {
-            line: line.clone(),
-            reason,
-        };
+        let invalid = |reason: String| Verdict::invalid(&line, reason);
         let played = parse_move(&line)
             .map_err(|e| invalid(e.to_string()))
             .and_then(|mv| {

@@ -55,7 +55,7 @@ fn garbage_scores_zero_with_the_reason() {
         LIMIT,
     );
     match &outcome.verdict {
-        Verdict::Invalid { line, reason } => {
+        Verdict::Invalid { line, reason, .. } => {
             assert_eq!(line, "hello");
             assert!(reason.contains("expected"), "{reason}");
         }
@@ -88,7 +88,7 @@ fn discarding_past_d_scores_zero() {
         LIMIT,
     );
     match &outcome.verdict {
-        Verdict::Invalid { line, reason } => {
+        Verdict::Invalid { line, reason, .. } => {
             assert_eq!(line, "DISCARD");
             assert!(reason.contains("limit D = 3"), "{reason}");
         }
