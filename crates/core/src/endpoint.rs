@@ -3,33 +3,57 @@
 //! running on a thread of this process; both are reached through OS pipes and the same line
 //! reader, so the built-in AIs see exactly the interface external programs see.
 //!
-//! Only the time the judge spends waiting for a reply counts against the limit. Every path that
-//! ends the conversation kills and reaps the child (its whole process group).
+//! **Time.** The player's clock runs from the moment the judge starts writing a message to the
+//! moment the reply line is complete (its last byte read by the judge's reader), whether or not
+//! the write had to wait for the player to read: a program that does not read gains nothing.
+//! The judge's own work between a reply and its next message is not counted. A reply already
+//! written before the judge's message counts as instant.
+//!
+//! **Exit.** The player's exit decides, not the end of its output: a program that exits before
+//! replying is judged as soon as it has exited (within [`EXIT_POLL`]) even while a child of its
+//! own holds its output open. Everything it wrote before exiting is read first, so a complete
+//! reply followed by an exit is a reply, however the exit races with the judge's writes; a
+//! player may close its input early as long as its replies come.
+//!
+//! **Cleanup.** Every path that ends the conversation kills the player's whole process tree
+//! ([`crate::process_tree`]) and reaps its `sh`.
 //!
 //! Each endpoint has helper threads that own the pipes: a reader that splits the player's output
-//! into lines, a writer that feeds its input, and (for `StderrMode::Prefixed`) a stderr copier.
-//! They are never joined: a grandchild of the player may keep a pipe open after the player is
-//! dead, and the judge must not wait for it. They end by themselves once their pipe closes or
-//! the endpoint is gone. Only the stderr copier is waited for, briefly, once the player's group
-//! is dead, so that its last lines are not lost when our process exits right after.
+//! into lines (and, for a program, watches for its exit), a writer that feeds its input, and (for
+//! `StderrMode::Prefixed`) a stderr copier. They are never joined: a grandchild of the player may
+//! keep a pipe open after the player is dead, and the judge must not wait for it. They end by
+//! themselves once their pipe closes or the endpoint is gone. Only the stderr copier is waited
+//! for, briefly, once the player's tree is dead, so that its last lines are not lost when our
+//! process exits right after.
 
 use std::any::Any;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStderr, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
-use nix::sys::signal::{Signal, killpg};
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 
+use crate::interrupt;
 use crate::machine_load;
+use crate::process_tree::{self, PlayerTag};
 
 /// The longest reply line accepted; longer output is a protocol error, not a memory hazard.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// How often a program's reader looks for its exit while its output is quiet: the delay between
+/// a program's exit and its verdict.
+pub const EXIT_POLL: Duration = Duration::from_millis(5);
+
+/// How often a wait for a reply looks for an interruption ([`crate::interrupt`]).
+pub const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 
 /// How long a player whose output ended gets to report why (its exit status), before it is
 /// judged to have closed its output while still running.
@@ -39,7 +63,7 @@ const EXIT_PATIENCE: Duration = Duration::from_millis(200);
 const GRACE: Duration = Duration::from_millis(100);
 
 /// How long the stderr copier gets to forward what the dead player left in the pipe. It is only
-/// needed in full when a process that escaped the player's group still holds the pipe.
+/// needed in full when a process that escaped the player's tree still holds the pipe.
 const STDERR_DRAIN: Duration = Duration::from_millis(100);
 
 const READ_CHUNK: usize = 64 * 1024;
@@ -48,6 +72,10 @@ const READ_CHUNK: usize = 64 * 1024;
 /// its writes, so a flooding player cannot exhaust our memory.
 const LINES_AHEAD: usize = 16;
 
+/// Once a program has exited, what is left in its output pipe is read, up to this much: a
+/// child of its own that keeps writing cannot hold the verdict back.
+const DRAIN_AFTER_EXIT: usize = 2 * MAX_LINE_BYTES + 2 * READ_CHUNK;
+
 /// Stderr is forwarded in pieces of at most this size, so a huge line without a newline is
 /// forwarded as it comes instead of being held in memory.
 const STDERR_PIECE: u64 = 64 * 1024;
@@ -55,13 +83,22 @@ const STDERR_PIECE: u64 = 64 * 1024;
 /// Why a conversation ended before the judge was done with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// The player's total waiting time went past the limit.
-    Timeout { limit: Duration },
+    /// The player's time went past the limit. `used` is what was counted (at least `limit`);
+    /// `unread_input` says the judge was still writing its last message: the player had not
+    /// read what did not fit in the pipe.
+    Timeout {
+        limit: Duration,
+        used: Duration,
+        unread_input: bool,
+    },
     /// The player exited with a non-zero status, died from a signal, or (a thread) panicked.
     Crash { detail: String },
-    /// The player broke the line protocol: closed its output early with status 0, wrote an
-    /// overlong line, or wrote bytes that are not UTF-8.
+    /// The player broke the line protocol: exited or closed its output before replying with
+    /// status 0, wrote an overlong line, or wrote bytes that are not UTF-8.
     Protocol { detail: String },
+    /// The run was interrupted ([`crate::interrupt`]) before the conversation ended: the case
+    /// is unfinished, not failed.
+    Interrupted,
 }
 
 /// Where an external program's stderr goes.
@@ -76,11 +113,15 @@ pub enum StderrMode {
 pub struct Endpoint {
     limit: Duration,
     used: Duration,
+    /// When the player's current turn started: the judge's first message since its last reply.
+    turn_started: Option<Instant>,
     /// The first failure; every later call returns it again.
     failure: Option<Failure>,
     /// `None` once the player's input is closed.
     input: Option<Input>,
-    lines: Receiver<Event>,
+    /// Messages handed to the writer and not yet written in full.
+    unwritten: usize,
+    events: Receiver<Event>,
     player: Player,
     /// Disconnects when the stderr copier has finished (`None` without one).
     stderr_done: Option<Receiver<()>>,
@@ -90,38 +131,45 @@ pub struct Endpoint {
 /// when `texts` is dropped.
 struct Input {
     texts: Sender<Vec<u8>>,
-    /// The result of writing each text.
-    results: Receiver<io::Result<()>>,
+    /// One message per text written in full (or dropped after a failed write: the player
+    /// closed its input, which is its right as long as its replies come).
+    written: Receiver<()>,
 }
 
 /// What the reader thread reports, in stream order.
 enum Event {
-    Line(String),
+    /// A complete line, and when its last byte was read.
+    Line(String, Instant),
     /// The output broke the protocol; the reader has stopped.
     Invalid(String),
-    /// The output ended (or could no longer be read).
+    /// The output ended (or could no longer be read) while the program may still run.
     End,
+    /// The program exited; everything it wrote before has been reported.
+    Exited(Exit),
 }
 
 enum Player {
-    Process(Process),
+    Process(Arc<Mutex<Process>>),
     /// `None` once the thread has been joined.
     Thread(Option<JoinHandle<io::Result<()>>>),
 }
 
 /// How a player process ended, as far as the verdict is concerned.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 enum Exit {
     Clean,
     Crashed(String),
 }
 
-/// The child `sh`, leader of its own process group. Dropping it kills the group and reaps the
-/// child, so every way out of `Endpoint` (including a failed spawn halfway) cleans up.
+/// The child `sh`, leader of its own process group. Dropping it kills the player's tree and
+/// reaps the child, so every way out of `Endpoint` (including a failed spawn halfway) cleans up.
+/// Shared with the reader, which watches for the exit; the lock orders that watch before the
+/// reaping, after which the pid may belong to a stranger.
 struct Process {
     child: Child,
+    tag: PlayerTag,
     exit: Option<Exit>,
-    /// Set once the child is killed and reaped: its pid may then belong to a stranger.
+    /// Set once the child is killed and reaped.
     reaped: bool,
 }
 
@@ -131,16 +179,14 @@ impl Process {
     }
 
     /// Whether the child has exited, without reaping it: an unreaped child keeps its pid (and
-    /// so its process group id) reserved, so the later `killpg` cannot hit a stranger that
-    /// reused the number.
+    /// so its process group id) reserved, so the later kill cannot hit a stranger that reused
+    /// the number.
     fn poll_exit(&mut self) -> Option<Exit> {
-        if self.exit.is_none() {
+        if self.exit.is_none() && !self.reaped {
             let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
             self.exit = match waitid(Id::Pid(self.pid()), flags) {
                 Ok(WaitStatus::Exited(_, 0)) => Some(Exit::Clean),
-                Ok(WaitStatus::Exited(_, code)) => {
-                    Some(Exit::Crashed(format!("exit status {code}")))
-                }
+                Ok(WaitStatus::Exited(_, code)) => Some(Exit::Crashed(exit_status(code))),
                 Ok(WaitStatus::Signaled(_, signal, _)) => Some(Exit::Crashed(format!(
                     "killed by signal {}",
                     signal.as_str()
@@ -152,20 +198,16 @@ impl Process {
         }
         self.exit.clone()
     }
-}
 
-impl Process {
-    /// Kills the group and reaps the child; does nothing the second time.
+    /// Kills the player's tree and reaps the child; does nothing the second time.
     fn terminate(&mut self) {
         if self.reaped {
             return;
         }
-        // Grandchildren may still hold the pipes or burn CPU; they share the group.
-        let _ = killpg(self.pid(), Signal::SIGKILL);
-        // In case the child moved itself to another group. The child is not reaped yet, so
-        // its pid is still ours to signal.
+        // The child is not reaped yet, so its pid and group are still ours to signal.
+        process_tree::kill_tree(self.pid(), &self.tag);
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        process_tree::reap_player(&mut self.child);
         self.reaped = true;
     }
 }
@@ -176,6 +218,28 @@ impl Drop for Process {
     }
 }
 
+fn lock(process: &Mutex<Process>) -> MutexGuard<'_, Process> {
+    process
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// An exit status as the verdict shows it. `sh -c` reports a command killed by signal N as
+/// status 128 + N, so such a status names the signal too.
+fn exit_status(code: i32) -> String {
+    let signal = code
+        .checked_sub(128)
+        .and_then(|n| nix::sys::signal::Signal::try_from(n).ok());
+    match signal {
+        Some(signal) => format!(
+            "exit status {code}: signal {} by the shell's convention (128 + {})",
+            signal.as_str(),
+            signal as i32
+        ),
+        None => format!("exit status {code}"),
+    }
+}
+
 /// The environment variable that tells a judged program its time limit per case, in seconds
 /// (the contest's protocols carry none): `marathon solve` takes it as its default, so that
 /// `--exec "marathon solve GAME"` under `--time-limit S` plans for S seconds.
@@ -183,28 +247,32 @@ pub const TIME_LIMIT_ENV: &str = "MARATHON_TIME_LIMIT";
 
 impl Endpoint {
     /// Starts `sh -c command` in its own process group, with the case's time limit in its
-    /// environment ([`TIME_LIMIT_ENV`]).
+    /// environment ([`TIME_LIMIT_ENV`]) and its [`PlayerTag`].
     pub fn spawn_process(command: &str, limit: Duration, stderr: StderrMode) -> io::Result<Self> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .env(TIME_LIMIT_ENV, limit.as_secs_f64().to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(match stderr {
-                StderrMode::Prefixed(_) => Stdio::piped(),
-                StderrMode::Discard => Stdio::null(),
-            })
-            .process_group(0)
-            .spawn()?;
+        let tag = PlayerTag::new();
+        let mut child = process_tree::spawn_player(
+            Command::new("sh")
+                .arg("-c")
+                .arg(command)
+                .env(TIME_LIMIT_ENV, limit.as_secs_f64().to_string())
+                .env(tag.name(), "1")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(match stderr {
+                    StderrMode::Prefixed(_) => Stdio::piped(),
+                    StderrMode::Discard => Stdio::null(),
+                })
+                .process_group(0),
+        )?;
         let (stdin, stdout, errors) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        // From here on, any early return kills and reaps the child.
-        let process = Process {
+        // From here on, any early return kills the tree and reaps the child.
+        let process = Arc::new(Mutex::new(Process {
             child,
+            tag,
             exit: None,
             reaped: false,
-        };
+        }));
         let (Some(stdin), Some(stdout)) = (stdin, stdout) else {
             return Err(io::Error::other("the player's pipes were not created"));
         };
@@ -221,8 +289,9 @@ impl Endpoint {
             stderr_done = Some(finished);
         }
         let input = spawn_writer(stdin)?;
-        let lines = spawn_reader(stdout)?;
-        let mut endpoint = Self::new(limit, input, lines, Player::Process(process));
+        let watched = Arc::clone(&process);
+        let events = spawn_reader(move |events| read_program(stdout, &watched, events))?;
+        let mut endpoint = Self::new(limit, input, events, Player::Process(process));
         endpoint.stderr_done = stderr_done;
         Ok(endpoint)
     }
@@ -246,73 +315,90 @@ impl Endpoint {
                 player(&mut input, &mut output)
             })?;
         let input = spawn_writer(to_player)?;
-        let lines = spawn_reader(from_player)?;
-        Ok(Self::new(limit, input, lines, Player::Thread(Some(handle))))
+        // Only this process holds the thread's pipe, so the end of output is the player's end.
+        let events = spawn_reader(move |events| read_lines(from_player, events))?;
+        Ok(Self::new(
+            limit,
+            input,
+            events,
+            Player::Thread(Some(handle)),
+        ))
     }
 
-    fn new(limit: Duration, input: Input, lines: Receiver<Event>, player: Player) -> Self {
+    fn new(limit: Duration, input: Input, events: Receiver<Event>, player: Player) -> Self {
         Self {
             limit,
             used: Duration::ZERO,
+            turn_started: None,
             failure: None,
             input: Some(input),
-            lines,
+            unwritten: 0,
+            events,
             player,
             stderr_done: None,
         }
     }
 
-    /// Writes `text` (the caller includes the newlines) and flushes.
-    ///
-    /// The writing happens on the writer thread, so a player that stops reading its input
-    /// cannot block the judge: if the text is not taken within the time left of the limit,
-    /// that is a timeout. This wait is not counted in [`Endpoint::time_used`].
+    /// Hands `text` (the caller includes the newlines) to the player's input and starts the
+    /// player's clock, if it is not running already. Never waits: the writer thread writes, so a
+    /// player that does not read cannot block the judge, and the wait counts as its time. Fails
+    /// only with the conversation's earlier failure.
     pub fn send(&mut self, text: &str) -> Result<(), Failure> {
         self.check()?;
-        let patience = self.limit.saturating_sub(self.used);
-        if patience.is_zero() {
-            return self.fail(Failure::Timeout { limit: self.limit });
+        self.turn_started.get_or_insert_with(Instant::now);
+        if let Some(input) = &self.input
+            && input.texts.send(text.as_bytes().to_vec()).is_ok()
+        {
+            self.unwritten += 1;
         }
-        let outcome = match &self.input {
-            Some(input) if input.texts.send(text.as_bytes().to_vec()).is_ok() => {
-                input.results.recv_timeout(patience)
-            }
-            _ => Err(RecvTimeoutError::Disconnected),
-        };
-        match outcome {
-            Ok(Ok(())) => Ok(()),
-            Err(RecvTimeoutError::Timeout) => self.fail(Failure::Timeout { limit: self.limit }),
-            // A write error is (almost always) a broken pipe: nobody reads the input any more.
-            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
-                let failure = self.player_gone("closed its input before the judge was done");
-                self.fail(failure)
-            }
-        }
+        Ok(())
     }
 
     /// The next reply line, without its line terminator (`\n` or `\r\n`). Waits at most for the
     /// time left of the limit.
     pub fn receive_line(&mut self) -> Result<String, Failure> {
         self.check()?;
-        let patience = self.limit.saturating_sub(self.used);
-        if patience.is_zero() {
-            return self.fail(Failure::Timeout { limit: self.limit });
-        }
-        let started = Instant::now();
-        let event = self.lines.recv_timeout(patience);
-        self.used += started.elapsed();
-        match event {
-            Ok(Event::Line(line)) => Ok(line),
-            Ok(Event::Invalid(detail)) => self.fail(Failure::Protocol { detail }),
-            Err(RecvTimeoutError::Timeout) => self.fail(Failure::Timeout { limit: self.limit }),
-            Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
-                let failure = self.player_gone("closed its output before replying");
-                self.fail(failure)
+        // Without a message since the last reply, the clock runs from now.
+        let started = self.turn_started.take().unwrap_or_else(Instant::now);
+        let deadline = started + self.limit.saturating_sub(self.used);
+        loop {
+            if interrupt::requested().is_some() {
+                return self.fail(Failure::Interrupted);
             }
+            let now = Instant::now();
+            if now >= deadline {
+                return self.time_out(started);
+            }
+            let event = match self
+                .events
+                .recv_timeout((deadline - now).min(INTERRUPT_POLL))
+            {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => Event::End,
+            };
+            if !matches!(event, Event::Line(..)) {
+                self.used += started.elapsed();
+            }
+            return match event {
+                Event::Line(line, completed) => {
+                    self.used += completed.saturating_duration_since(started);
+                    if self.used > self.limit {
+                        return self.time_out(started);
+                    }
+                    Ok(line)
+                }
+                Event::Invalid(detail) => self.fail(Failure::Protocol { detail }),
+                Event::Exited(exit) => self.fail(exited(exit)),
+                Event::End => {
+                    let failure = self.player_gone("closed its output before replying");
+                    self.fail(failure)
+                }
+            };
         }
     }
 
-    /// Total time spent waiting in `receive_line`.
+    /// Total time counted against the limit (see the module's doc).
     pub fn time_used(&self) -> Duration {
         self.used
     }
@@ -320,14 +406,14 @@ impl Endpoint {
     /// The process id of an external player (also its process group id); `None` for a thread.
     pub fn pid(&self) -> Option<u32> {
         match &self.player {
-            Player::Process(process) => Some(process.child.id()),
+            Player::Process(process) => Some(lock(process).child.id()),
             Player::Thread(_) => None,
         }
     }
 
-    /// Closes the player's input, gives it a short grace period to exit, then kills and reaps
-    /// it. A thread player cannot be killed: it is left to finish on its own once it sees its
-    /// input end.
+    /// Closes the player's input, gives it a short grace period to exit, then kills its tree and
+    /// reaps it. A thread player cannot be killed: it is left to finish on its own once it sees
+    /// its input end.
     pub fn close(self) {
         drop(self);
     }
@@ -339,9 +425,41 @@ impl Endpoint {
         }
     }
 
+    /// Ends the conversation with `failure`, unless the run was interrupted meanwhile: a player
+    /// killed because of the interruption has not failed.
     fn fail<T>(&mut self, failure: Failure) -> Result<T, Failure> {
+        let failure = match interrupt::requested() {
+            Some(_) => Failure::Interrupted,
+            None => failure,
+        };
         self.failure = Some(failure.clone());
         Err(failure)
+    }
+
+    fn time_out<T>(&mut self, started: Instant) -> Result<T, Failure> {
+        let elapsed = started.elapsed();
+        // Counted once: a line that arrived late has already added its time.
+        self.used = self.used.max(self.limit).max(elapsed);
+        let unread_input = self.unread_input();
+        self.fail(Failure::Timeout {
+            limit: self.limit,
+            used: self.used,
+            unread_input,
+        })
+    }
+
+    /// Whether some message of the judge's has not been written in full: the player has not read
+    /// what did not fit in the pipe. (A message that fits is written whether it is read or not.)
+    fn unread_input(&mut self) -> bool {
+        if let Some(input) = &self.input {
+            loop {
+                match input.written.try_recv() {
+                    Ok(()) => self.unwritten = self.unwritten.saturating_sub(1),
+                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+                }
+            }
+        }
+        self.unwritten > 0
     }
 
     /// Why the player stopped talking: its exit status, or that it is still running (or
@@ -351,11 +469,12 @@ impl Endpoint {
             detail: format!("{what} ({how})"),
         };
         match &mut self.player {
-            Player::Process(process) => match poll_until(EXIT_PATIENCE, || process.poll_exit()) {
-                Some(Exit::Clean) => protocol("exit status 0"),
-                Some(Exit::Crashed(detail)) => Failure::Crash { detail },
-                None => protocol("still running"),
-            },
+            Player::Process(process) => {
+                match poll_until(EXIT_PATIENCE, || lock(process).poll_exit()) {
+                    Some(exit) => exited(exit),
+                    None => protocol("still running"),
+                }
+            }
             Player::Thread(handle) => {
                 let finished = poll_until(EXIT_PATIENCE, || {
                     handle.take_if(|handle| handle.is_finished())
@@ -375,18 +494,28 @@ impl Endpoint {
     }
 }
 
+/// The verdict on a program that ended while the judge waited for a reply.
+fn exited(exit: Exit) -> Failure {
+    match exit {
+        Exit::Clean => Failure::Protocol {
+            detail: "exited before replying (exit status 0)".into(),
+        },
+        Exit::Crashed(detail) => Failure::Crash { detail },
+    }
+}
+
 impl Drop for Endpoint {
     fn drop(&mut self) {
         // The player's cue to finish.
         self.input = None;
-        // A player that already failed gets no grace: it is stuck, misbehaving or gone.
-        if let (None, Player::Process(process)) = (&self.failure, &mut self.player) {
-            poll_until(GRACE, || process.poll_exit());
+        if let Player::Process(process) = &self.player {
+            // A player that already failed gets no grace: it is stuck, misbehaving or gone.
+            if self.failure.is_none() {
+                poll_until(GRACE, || lock(process).poll_exit());
+            }
+            lock(process).terminate();
         }
-        if let Player::Process(process) = &mut self.player {
-            process.terminate();
-        }
-        // With the group dead, its stderr pipe is closed: let the copier forward the last
+        // With the tree dead, its stderr pipe is closed: let the copier forward the last
         // lines, which would otherwise be lost if our process exits right after.
         if let Some(finished) = self.stderr_done.take() {
             let _ = finished.recv_timeout(STDERR_DRAIN);
@@ -432,80 +561,183 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Starts the thread that feeds the player's input; it answers each text with the result of
-/// writing it, and closes the input when the queue closes or a write fails.
+/// Starts the thread that feeds the player's input; it reports each text written in full, and
+/// closes the input when the queue closes. After a failed write (the player closed its input)
+/// it drops the rest, still reporting each as done: nothing more will be read.
 fn spawn_writer(mut sink: impl Write + Send + 'static) -> io::Result<Input> {
     let (texts, queue) = mpsc::channel::<Vec<u8>>();
-    let (done, results) = mpsc::channel();
+    let (done, written) = mpsc::channel();
     thread::Builder::new()
         .name("endpoint-writer".into())
         .spawn(move || {
+            let mut open = true;
             for text in queue {
-                let result = sink.write_all(&text).and_then(|()| sink.flush());
-                let failed = result.is_err();
-                if done.send(result).is_err() || failed {
+                if open {
+                    open = sink.write_all(&text).and_then(|()| sink.flush()).is_ok();
+                }
+                if done.send(()).is_err() {
                     break;
                 }
             }
         })?;
-    Ok(Input { texts, results })
+    Ok(Input { texts, written })
 }
 
-fn spawn_reader(source: impl Read + Send + 'static) -> io::Result<Receiver<Event>> {
-    let (events, lines) = mpsc::sync_channel(LINES_AHEAD);
+fn spawn_reader(
+    read: impl FnOnce(&SyncSender<Event>) + Send + 'static,
+) -> io::Result<Receiver<Event>> {
+    let (events, received) = mpsc::sync_channel(LINES_AHEAD);
     thread::Builder::new()
         .name("endpoint-reader".into())
-        .spawn(move || read_lines(source, &events))?;
-    Ok(lines)
+        .spawn(move || read(&events))?;
+    Ok(received)
 }
 
-/// Splits the player's output into lines and sends them on, until the output ends, breaks the
-/// protocol, or nobody listens any more.
-fn read_lines(mut source: impl Read, events: &SyncSender<Event>) {
-    let mut chunk = vec![0; READ_CHUNK];
-    // The unfinished line, starting at byte `offset` of the output.
-    let mut pending = Vec::new();
-    let mut offset = 0;
-    let mut line_number = 0;
-    loop {
-        let count = match source.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(count) => count,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            // Nothing more can be read; the exit status will tell what happened.
-            Err(_) => break,
-        };
-        let mut searched = pending.len();
-        pending.extend_from_slice(&chunk[..count]);
+/// Splits a line-oriented output into events: complete lines (stamped with the moment their
+/// last byte was read), or the reason the output broke the protocol.
+struct LineSplitter {
+    /// The unfinished line, starting at byte `offset` of the output.
+    pending: Vec<u8>,
+    offset: usize,
+    line_number: usize,
+}
+
+impl LineSplitter {
+    fn new() -> Self {
+        Self {
+            pending: Vec::new(),
+            offset: 0,
+            line_number: 0,
+        }
+    }
+
+    /// Takes `bytes` just read and forwards the lines they complete; false when reading should
+    /// stop (the protocol is broken or nobody listens).
+    fn feed(&mut self, bytes: &[u8], events: &SyncSender<Event>) -> bool {
+        let read_at = Instant::now();
+        let mut searched = self.pending.len();
+        self.pending.extend_from_slice(bytes);
         let mut start = 0;
-        while let Some(found) = pending[searched..].iter().position(|&byte| byte == b'\n') {
+        while let Some(found) = self.pending[searched..].iter().position(|&b| b == b'\n') {
             let end = searched + found;
-            line_number += 1;
-            if !forward(
-                events,
-                decode_line(&pending[start..end], line_number, offset + start),
-            ) {
-                return;
+            self.line_number += 1;
+            let event = decode_line(
+                &self.pending[start..end],
+                self.line_number,
+                self.offset + start,
+                read_at,
+            );
+            if !forward(events, event) {
+                return false;
             }
             start = end + 1;
             searched = start;
         }
-        pending.drain(..start);
-        offset += start;
+        self.pending.drain(..start);
+        self.offset += start;
         // One more byte may be the `\r` of a `\r\n`.
-        if pending.len() > MAX_LINE_BYTES + 1 {
+        if self.pending.len() > MAX_LINE_BYTES + 1 {
             forward(events, Event::Invalid(too_long()));
-            return;
+            return false;
+        }
+        true
+    }
+
+    /// The output ended: a last line without its newline still counts. False when reading
+    /// should stop.
+    fn finish(&mut self, events: &SyncSender<Event>) -> bool {
+        if self.pending.is_empty() {
+            return true;
+        }
+        self.line_number += 1;
+        let line = std::mem::take(&mut self.pending);
+        forward(
+            events,
+            decode_line(&line, self.line_number, self.offset, Instant::now()),
+        )
+    }
+}
+
+/// Reads a thread player's output until it ends, breaks the protocol, or nobody listens.
+fn read_lines(mut source: impl Read, events: &SyncSender<Event>) {
+    let mut splitter = LineSplitter::new();
+    let mut chunk = vec![0; READ_CHUNK];
+    loop {
+        match source.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(count) => {
+                if !splitter.feed(&chunk[..count], events) {
+                    return;
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            // Nothing more can be read; how the player ended will tell what happened.
+            Err(_) => break,
         }
     }
-    if !pending.is_empty() {
-        // A last line without its newline still counts; what follows is end of output anyway.
-        line_number += 1;
-        if !forward(events, decode_line(&pending, line_number, offset)) {
-            return;
+    if splitter.finish(events) {
+        let _ = events.send(Event::End);
+    }
+}
+
+/// Reads a program's output and watches for its exit. Once the program has exited, what it left
+/// in the pipe is read (everything it wrote, since its writes were complete when it exited) and
+/// its exit reported after those lines, even if a child of its own still holds the pipe open.
+fn read_program(mut source: ChildStdout, process: &Mutex<Process>, events: &SyncSender<Event>) {
+    let mut splitter = LineSplitter::new();
+    let mut chunk = vec![0; READ_CHUNK];
+    let mut exit = None;
+    let mut drained = 0;
+    // A child of the program that floods the pipe must not keep us from seeing the exit.
+    let mut probed = Instant::now();
+    loop {
+        if exit.is_none() && probed.elapsed() >= EXIT_POLL {
+            exit = lock(process).poll_exit();
+            probed = Instant::now();
+        }
+        let quiet = match exit {
+            // Draining: what is in the pipe now, never waiting.
+            Some(_) => PollTimeout::ZERO,
+            None => PollTimeout::try_from(EXIT_POLL).unwrap_or(PollTimeout::ZERO),
+        };
+        let mut fds = [PollFd::new(source.as_fd(), PollFlags::POLLIN)];
+        let readable = match poll(&mut fds, quiet) {
+            Ok(ready) => ready > 0,
+            Err(Errno::EINTR) => continue,
+            Err(_) => true, // let read() report it
+        };
+        if !readable {
+            if exit.is_some() {
+                break;
+            }
+            exit = lock(process).poll_exit();
+            probed = Instant::now();
+            continue;
+        }
+        match source.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(count) => {
+                if !splitter.feed(&chunk[..count], events) {
+                    return;
+                }
+                if exit.is_some() {
+                    drained += count;
+                    if drained > DRAIN_AFTER_EXIT {
+                        break;
+                    }
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
         }
     }
-    let _ = events.send(Event::End);
+    if !splitter.finish(events) {
+        return;
+    }
+    let _ = events.send(match exit {
+        Some(exit) => Event::Exited(exit),
+        None => Event::End,
+    });
 }
 
 /// Sends `event`; false when reading should stop (the protocol is broken or nobody listens).
@@ -514,13 +746,13 @@ fn forward(events: &SyncSender<Event>, event: Event) -> bool {
     events.send(event).is_ok() && !invalid
 }
 
-fn decode_line(bytes: &[u8], line_number: usize, offset: usize) -> Event {
+fn decode_line(bytes: &[u8], line_number: usize, offset: usize, completed: Instant) -> Event {
     let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     if bytes.len() > MAX_LINE_BYTES {
         return Event::Invalid(too_long());
     }
     match std::str::from_utf8(bytes) {
-        Ok(line) => Event::Line(line.to_owned()),
+        Ok(line) => Event::Line(line.to_owned(), completed),
         Err(error) => Event::Invalid(format!(
             "output is not UTF-8 (line {line_number}, byte offset {})",
             offset + error.valid_up_to()

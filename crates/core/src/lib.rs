@@ -5,8 +5,10 @@
 pub mod clock;
 pub mod endpoint;
 pub mod game;
+pub mod interrupt;
 pub mod machine_load;
 pub mod observation;
+pub mod process_tree;
 pub mod replay;
 pub mod report;
 pub mod rng;

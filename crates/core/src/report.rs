@@ -405,7 +405,11 @@ mod tests {
     fn summary_statistics() {
         let outcomes = [
             outcome(1, 10.0, Verdict::Ok),
-            outcome(2, 30.0, Verdict::Timeout { limit_ms: 20_000 }),
+            outcome(
+                2,
+                30.0,
+                Verdict::timeout(Duration::from_secs(20), Duration::from_secs(20), false),
+            ),
             outcome(3, 20.0, Verdict::Ok),
             outcome(4, 40.0, Verdict::Ok),
         ];

@@ -1,6 +1,7 @@
 //! How a case ended.
 
 use std::fmt;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -19,8 +20,12 @@ pub enum Verdict {
         line_bytes: usize,
         reason: String,
     },
+    /// The player's time went past the limit: `used_ms` counted (see [`crate::endpoint`]),
+    /// `detail` says so in words, with what the player was doing.
     Timeout {
         limit_ms: u64,
+        used_ms: u64,
+        detail: String,
     },
     Crash {
         detail: String,
@@ -28,6 +33,9 @@ pub enum Verdict {
     Protocol {
         detail: String,
     },
+    /// The run was stopped (Ctrl-C, SIGTERM) before the case ended: not a result. The runner
+    /// drops such cases.
+    Interrupted,
 }
 
 /// How much of a player's text a verdict keeps: a reply of a megabyte must not fill the table
@@ -64,6 +72,7 @@ impl Verdict {
             Verdict::Timeout { .. } => "timeout",
             Verdict::Crash { .. } => "crash",
             Verdict::Protocol { .. } => "protocol",
+            Verdict::Interrupted => "interrupted",
         }
     }
 
@@ -87,13 +96,46 @@ fn bound_reason(reason: String) -> String {
 impl From<Failure> for Verdict {
     fn from(failure: Failure) -> Self {
         match failure {
-            Failure::Timeout { limit } => Verdict::Timeout {
-                limit_ms: limit.as_millis() as u64,
-            },
+            Failure::Timeout {
+                limit,
+                used,
+                unread_input,
+            } => Verdict::timeout(limit, used, unread_input),
             Failure::Crash { detail } => Verdict::Crash { detail },
             Failure::Protocol { detail } => Verdict::Protocol { detail },
+            Failure::Interrupted => Verdict::Interrupted,
         }
     }
+}
+
+impl Verdict {
+    /// A timeout after `used` of `limit`; `unread_input`: the judge was still writing its last
+    /// message, the player not reading it (its clock ran all the same).
+    pub fn timeout(limit: Duration, used: Duration, unread_input: bool) -> Self {
+        let mut detail = format!(
+            "{:.2} s counted, over the {} s limit",
+            used.as_secs_f64(),
+            seconds(limit)
+        );
+        if unread_input {
+            detail.push_str(" (it had not read the judge's last message in full)");
+        }
+        Verdict::Timeout {
+            limit_ms: millis(limit),
+            used_ms: millis(used),
+            detail,
+        }
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A limit as given: `2`, `0.5`, `20`.
+fn seconds(limit: Duration) -> String {
+    let text = format!("{:.3}", limit.as_secs_f64());
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl fmt::Display for Verdict {
@@ -111,15 +153,10 @@ impl fmt::Display for Verdict {
                 }
                 write!(f, ")")
             }
-            Verdict::Timeout { limit_ms } => {
-                write!(
-                    f,
-                    "timeout: over the {:.1} s limit",
-                    *limit_ms as f64 / 1000.0
-                )
-            }
+            Verdict::Timeout { detail, .. } => write!(f, "timeout: {detail}"),
             Verdict::Crash { detail } => write!(f, "crash: {detail}"),
             Verdict::Protocol { detail } => write!(f, "protocol: {detail}"),
+            Verdict::Interrupted => write!(f, "interrupted"),
         }
     }
 }

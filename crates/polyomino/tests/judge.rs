@@ -190,7 +190,11 @@ fn sleeping_past_the_limit_is_a_timeout_and_the_judge_does_not_wait() {
         &format!("{}echo 'GET 3'; sleep 30", skip_case()),
         Duration::from_millis(500),
     );
-    assert_eq!(outcome.verdict, Verdict::Timeout { limit_ms: 500 });
+    assert!(
+        matches!(outcome.verdict, Verdict::Timeout { limit_ms: 500, used_ms, .. } if used_ms >= 500),
+        "{}",
+        outcome.verdict
+    );
     assert_eq!(outcome.score, 0.0);
     assert!(
         started.elapsed() < Duration::from_secs(5),

@@ -124,7 +124,11 @@ fn exiting_early_crashing_and_sleeping_score_zero() {
         "read l; read t; echo 5 5; read t; sleep 30",
         Duration::from_millis(500),
     );
-    assert_eq!(slow.verdict, Verdict::Timeout { limit_ms: 500 });
+    assert!(
+        matches!(slow.verdict, Verdict::Timeout { limit_ms: 500, used_ms, .. } if used_ms >= 500),
+        "{}",
+        slow.verdict
+    );
     assert!(started.elapsed() < Duration::from_secs(5), "the judge hung");
     for outcome in [early, crash, killed, slow] {
         assert_eq!(outcome.score, 0.0);

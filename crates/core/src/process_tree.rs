@@ -1,0 +1,311 @@
+//! Every process a judged program starts dies with its case.
+//!
+//! A player is `sh -c COMMAND` in a process group of its own, so one `killpg` reaches what it
+//! starts in the ordinary way. A program can leave that group (`setsid`, a double fork), so on
+//! Linux the judge also finds, in `/proc`:
+//! - the player's descendants, by their parent links, whatever their group;
+//! - every process carrying the player's tag, an environment variable of its own
+//!   ([`PlayerTag`]) that children inherit, which finds an orphan that already lost its parent
+//!   link;
+//! and kills them all, over several passes until none is left (a process may fork while we
+//! look). With [`adopt_orphans`] (the `marathon` binary calls it) marathon is also a child
+//! subreaper: orphans of its players are reparented to marathon, not to init, so even one that
+//! cleared its environment and lost its parent is found: every child of marathon that is not a
+//! running player's `sh` is such an orphan, and it is killed when any case ends.
+//!
+//! Elsewhere than Linux only the process group is killed: a program that leaves its group
+//! there may outlive its case.
+
+use std::collections::BTreeSet;
+use std::io;
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use nix::sys::signal::{Signal, kill, killpg};
+use nix::unistd::Pid;
+
+/// The running players' `sh`, by pid: our children that are not orphans. Written while a
+/// player is spawned and while it is reaped, so that a pid in the set is always a live player
+/// (a reaped pid may be reused at once by the next spawn); read while orphans are picked.
+static PLAYERS: RwLock<BTreeSet<i32>> = RwLock::new(BTreeSet::new());
+
+/// Whether this process is a subreaper whose children are all players or their orphans.
+static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+fn players_read() -> RwLockReadGuard<'static, BTreeSet<i32>> {
+    PLAYERS
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn players_write() -> RwLockWriteGuard<'static, BTreeSet<i32>> {
+    PLAYERS
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Spawns a player's `sh` and registers it as a running player.
+pub fn spawn_player(command: &mut Command) -> io::Result<Child> {
+    let mut players = players_write();
+    let child = command.spawn()?;
+    players.insert(child.id() as i32);
+    Ok(child)
+}
+
+/// Reaps a player's `sh` (already killed) and forgets it, in one step: see [`PLAYERS`].
+pub fn reap_player(child: &mut Child) {
+    let mut players = players_write();
+    let _ = child.wait();
+    players.remove(&(child.id() as i32));
+}
+
+/// The environment variable that tags a player's processes: `MARATHON_PLAYER_<pid>_<n>=1`,
+/// unique to the judge's process and the case, so that a judged program that runs marathon
+/// again (with players of its own) keeps both tags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerTag {
+    name: String,
+}
+
+impl PlayerTag {
+    /// A tag no other player of this process has.
+    pub fn new() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        PlayerTag {
+            name: format!("MARATHON_PLAYER_{}_{n}", std::process::id()),
+        }
+    }
+
+    /// The variable's name; its value is `1`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Default for PlayerTag {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Makes this process the reaper of its descendants' orphans (Linux); false where that is not
+/// possible. Only for a process that starts no other children than players (it then reaps
+/// adopted orphans, see [`kill_adopted`]).
+pub fn adopt_orphans() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let adopting = nix::sys::prctl::set_child_subreaper(true).is_ok();
+        ADOPTING.store(adopting, Ordering::SeqCst);
+        adopting
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
+/// Kills the player whose `sh` is `root` (leader of its own group, not yet reaped: its pid and
+/// group id stay ours) and everything it started, and (as a subreaper) every orphan we adopted;
+/// reaps those of them that became our children. `root` itself is left for [`reap_player`].
+pub fn kill_tree(root: Pid, tag: &PlayerTag) {
+    let _ = killpg(root, Signal::SIGKILL);
+    let _ = kill(root, Signal::SIGKILL);
+    #[cfg(target_os = "linux")]
+    linux::kill_descendants(root, tag);
+    #[cfg(not(target_os = "linux"))]
+    let _ = tag;
+}
+
+/// Kills every child of this process but the running players' `sh` (as a subreaper: the
+/// orphans it adopted) and their descendants, and reaps them. For the end of a run.
+pub fn kill_adopted() {
+    #[cfg(target_os = "linux")]
+    linux::kill_children_and_descendants();
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+    use std::collections::{BTreeSet, HashMap};
+    use std::os::unix::fs::MetadataExt;
+    use std::thread;
+    use std::time::Duration;
+
+    use nix::sys::signal::{Signal, kill};
+    use nix::sys::wait::{WaitPidFlag, waitpid};
+    use nix::unistd::{Pid, getpid};
+
+    use super::{ADOPTING, Ordering, PlayerTag, players_read};
+
+    /// A process that keeps forking could outrun one pass; each pass kills what it sees, so a
+    /// few passes end any tree whose members cannot fork faster than we scan.
+    const MAX_PASSES: usize = 50;
+
+    #[derive(Clone, Copy, Debug)]
+    struct Process {
+        pid: i32,
+        ppid: i32,
+        pgid: i32,
+        zombie: bool,
+    }
+
+    /// Every process in `/proc` (those that vanish while we read are skipped).
+    fn snapshot() -> Vec<Process> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+            .filter_map(read_process)
+            .collect()
+    }
+
+    fn read_process(pid: i32) -> Option<Process> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid pgrp ...`: comm may hold anything, so cut at the last ')'.
+        let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+        Some(Process {
+            pid,
+            ppid: fields.get(1)?.parse().ok()?,
+            pgid: fields.get(2)?.parse().ok()?,
+            zombie: matches!(*fields.first()?, "Z" | "X"),
+        })
+    }
+
+    /// Whether `pid` runs with `tag` in its environment. Only our own user's processes are read
+    /// (others are not ours to kill, and their environment is not readable anyway).
+    fn carries(pid: i32, tag: &PlayerTag, uid: u32) -> bool {
+        let path = format!("/proc/{pid}");
+        if std::fs::metadata(&path).map(|m| m.uid()).ok() != Some(uid) {
+            return false;
+        }
+        let Ok(environ) = std::fs::read(format!("{path}/environ")) else {
+            return false;
+        };
+        let wanted = format!("{}=", tag.name());
+        environ
+            .split(|&byte| byte == 0)
+            .any(|entry| entry.starts_with(wanted.as_bytes()))
+    }
+
+    /// `roots` and every descendant of theirs in `processes`.
+    fn with_descendants(processes: &[Process], roots: BTreeSet<i32>) -> BTreeSet<i32> {
+        let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
+        for p in processes {
+            children.entry(p.ppid).or_default().push(p.pid);
+        }
+        let mut found = roots.clone();
+        let mut todo: Vec<i32> = roots.into_iter().collect();
+        while let Some(pid) = todo.pop() {
+            for &child in children.get(&pid).into_iter().flatten() {
+                if found.insert(child) {
+                    todo.push(child);
+                }
+            }
+        }
+        found
+    }
+
+    /// Kills, pass after pass, what `select` picks from a fresh snapshot until it picks no live
+    /// process; then reaps the picked ones that are our children, except `keep`.
+    fn kill_until_gone(keep: i32, mut select: impl FnMut(&[Process]) -> BTreeSet<i32>) {
+        let me = getpid().as_raw();
+        let mut killed = BTreeSet::new();
+        for pass in 0..MAX_PASSES {
+            let processes = snapshot();
+            let picked = select(&processes);
+            let live: Vec<i32> = processes
+                .iter()
+                .filter(|p| picked.contains(&p.pid) && !p.zombie && p.pid != me)
+                .map(|p| p.pid)
+                .collect();
+            if live.is_empty() {
+                break;
+            }
+            for &pid in &live {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+            killed.extend(live);
+            // The killed need a moment to die; a fork between two passes shows in the next.
+            thread::sleep(Duration::from_millis(1 << pass.min(4)));
+        }
+        reap(&killed, keep);
+    }
+
+    /// Reaps those of `pids` that are (or are becoming) zombie children of ours: orphans of a
+    /// player reparented to us as its subreaper. A pid is reaped only once it is a zombie whose
+    /// parent is us, so nothing that another thread of ours waits for is taken: those are
+    /// players' `sh`, never orphans, and `keep` is excluded. A zombie whose parent is among
+    /// `pids` is waited for: that parent is dying, and the zombie comes to us (or to init).
+    fn reap(pids: &BTreeSet<i32>, keep: i32) {
+        let me = getpid().as_raw();
+        for _ in 0..100 {
+            let mut waiting = false;
+            for &pid in pids.iter().filter(|&&pid| pid != keep) {
+                match read_process(pid) {
+                    Some(p) if p.zombie && p.ppid == me => {
+                        let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG));
+                    }
+                    Some(p) if !p.zombie || (pids.contains(&p.ppid) && p.ppid != keep) => {
+                        waiting = true
+                    }
+                    // Gone, or left to a parent that is not dying (init reaps its own).
+                    _ => {}
+                }
+            }
+            if !waiting {
+                return;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    pub(super) fn kill_descendants(root: Pid, tag: &PlayerTag) {
+        let root = root.as_raw();
+        let Ok(uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
+            return;
+        };
+        // Tagged processes stay tagged when they are killed and become zombies, but a zombie's
+        // environment cannot be read: remember them.
+        let mut tagged = BTreeSet::new();
+        kill_until_gone(root, |processes| {
+            let mut roots: BTreeSet<i32> = processes
+                .iter()
+                .filter(|p| p.pgid == root)
+                .map(|p| p.pid)
+                .collect();
+            roots.insert(root);
+            for p in processes {
+                if !p.zombie && !roots.contains(&p.pid) && carries(p.pid, tag, uid) {
+                    tagged.insert(p.pid);
+                }
+            }
+            roots.extend(&tagged);
+            if ADOPTING.load(Ordering::SeqCst) {
+                roots.extend(orphans(processes));
+            }
+            with_descendants(processes, roots)
+        });
+    }
+
+    /// Our children that are not running players: orphans we adopted as a subreaper.
+    fn orphans(processes: &[Process]) -> BTreeSet<i32> {
+        let me = getpid().as_raw();
+        let players = players_read();
+        processes
+            .iter()
+            .filter(|p| p.ppid == me && !players.contains(&p.pid))
+            .map(|p| p.pid)
+            .collect()
+    }
+
+    pub(super) fn kill_children_and_descendants() {
+        let me = getpid().as_raw();
+        kill_until_gone(me, |processes| {
+            let orphans = orphans(processes);
+            with_descendants(processes, orphans)
+        });
+    }
+}
