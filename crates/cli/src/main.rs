@@ -1,18 +1,19 @@
 //! `marathon`: one binary, the same verbs for every game. It parses flags and wires the library
 //! crates together; everything else lives in `marathon-core` and the game crates.
 
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 use marathon_core::machine_load::PlayersCpu;
 use marathon_core::report::{self, BestScores, Summary};
-use marathon_core::run_report;
 use marathon_core::runner::{RunOptions, run_cases};
 use marathon_core::{
-    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, TIME_LIMIT_ENV, parse_seed_set,
+    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, TIME_LIMIT_ENV, files, interrupt,
+    parse_seed_set, process_tree, run_report,
 };
 
 /// Every implemented game, in the order `marathon play` runs them.
@@ -39,6 +40,11 @@ const BUSY_MACHINE_WAIT: f64 = 0.20;
 /// ... and from which wait per case: a player that hardly thinks (`greedy`, `random`) waits for
 /// the scheduler at every wake-up, a large share of next to nothing.
 const BUSY_MACHINE_WAIT_PER_CASE: Duration = Duration::from_millis(50);
+/// The longest time limit accepted, in seconds (11.6 days): far beyond any contest's, and small
+/// enough that every sum of times stays exact.
+const MAX_TIME_LIMIT_SECONDS: f64 = 1e6;
+/// How often a run rewrites `--best` while it finds new bests (and once more at its end).
+const BEST_SAVE_INTERVAL: Duration = Duration::from_secs(1);
 
 #[derive(Parser)]
 #[command(
@@ -107,9 +113,9 @@ struct PlayArgs {
     /// An external program to judge, run as `sh -c CMD`.
     #[arg(long, value_name = "CMD", conflicts_with = "player")]
     exec: Option<String>,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    /// Worker threads, at least 1 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     /// Write one JSON object per case to FILE (JSON Lines).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -151,25 +157,131 @@ struct ReplayArgs {
     output: PathBuf,
 }
 
+/// Why a command stopped early, and so its exit status.
+enum Stop {
+    /// The command line or an input file is wrong (exit 2), said before anything is played.
+    Usage(String),
+    /// Something could not be written (exit 1).
+    Output(String),
+    /// Ctrl-C or SIGTERM (exit 128 + the signal): what finished has been written out.
+    Interrupted(i32),
+}
+
+impl From<String> for Stop {
+    fn from(message: String) -> Self {
+        Stop::Usage(message)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Gen { game, seed, group } => find_game(&game).and_then(|g| {
-            let case = case_ids(g, &[seed], group)?.remove(0);
-            print!("{}", g.generate(&case));
-            Ok(())
-        }),
+        Command::Gen { game, seed, group } => gen_case(&game, seed, group),
         Command::Play(args) => play(args),
         Command::Replay(args) => replay(args),
-        Command::Solve { game, player } => find_game(&game).and_then(|g| solve(g, &player)),
+        Command::Solve { game, player } => find_game(&game)
+            .map_err(Stop::from)
+            .and_then(|g| solve(g, &player)),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("marathon: {message}");
-            ExitCode::from(2)
+    let (code, message) = match result {
+        Ok(()) => (0, None),
+        Err(Stop::Usage(message)) => (2, Some(message)),
+        Err(Stop::Output(message)) => (1, Some(message)),
+        Err(Stop::Interrupted(signal)) => (128 + signal, None),
+    };
+    if let Some(message) = message {
+        // Not `eprintln!`, which panics when stderr is a closed pipe.
+        let _ = writeln!(io::stderr(), "marathon: {message}");
+    }
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// Standard output that a closed pipe does not break: `marathon ... | head` stops printing
+/// quietly (the run goes on, its files are written); any other write error is kept and ends
+/// the command with exit 1 once its files are written.
+#[derive(Default)]
+struct Stdout {
+    closed: bool,
+    error: Option<io::Error>,
+}
+
+impl Stdout {
+    fn print(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
+        let mut stdout = io::stdout().lock();
+        if let Err(error) = stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            self.closed = true;
+            if error.kind() != io::ErrorKind::BrokenPipe {
+                self.error = Some(error);
+            }
         }
     }
+
+    fn finish(self) -> Result<(), Stop> {
+        match self.error {
+            Some(error) => Err(Stop::Output(format!(
+                "cannot write to standard output: {error}"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+fn gen_case(game: &str, seed: u64, group: Option<u32>) -> Result<(), Stop> {
+    let game = find_game(game)?;
+    let case = case_ids(game, &[seed], group)?.remove(0);
+    let mut out = Stdout::default();
+    out.print(&game.generate(&case));
+    out.finish()
+}
+
+/// Ctrl-C and SIGTERM stop a run cleanly: no new case starts, the running ones end at once and
+/// their players are killed, what finished is written out. A second signal exits at once,
+/// killing every player first.
+fn watch_signals() -> Result<(), Stop> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .map_err(|e| Stop::Output(format!("cannot watch for signals: {e}")))?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if interrupt::request(signal) {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "marathon: {}: stopping; running cases end now, none starts, what finished is kept \
+                         (again to stop at once)",
+                        signal_name(signal)
+                    );
+                } else {
+                    process_tree::kill_every_player();
+                    std::process::exit(128 + signal);
+                }
+            }
+        })
+        .map_err(|e| Stop::Output(format!("cannot watch for signals: {e}")))?;
+    Ok(())
+}
+
+fn signal_name(signal: i32) -> String {
+    nix::sys::signal::Signal::try_from(signal)
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_else(|_| format!("signal {signal}"))
+}
+
+/// Refuses an output path before anything is played, rather than after the last case.
+fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
+    files::check_writable(path).map_err(|e| {
+        Stop::Usage(format!(
+            "{flag} {}: cannot write there: {e}",
+            path.display()
+        ))
+    })
 }
 
 fn find_game(name: &str) -> Result<&'static dyn Game, String> {
@@ -208,9 +320,12 @@ fn case_ids(game: &dyn Game, seeds: &[u64], group: Option<u32>) -> Result<Vec<Ca
 fn time_limit(game: &dyn Game, seconds: Option<f64>) -> Result<Duration, String> {
     match seconds {
         None => Ok(game.default_time_limit()),
-        Some(s) if s.is_finite() && s > 0.0 && s < 1e6 => Ok(Duration::from_secs_f64(s)),
+        Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT_SECONDS => {
+            Ok(Duration::from_secs_f64(s))
+        }
         Some(s) => Err(format!(
-            "--time-limit {s}: expected a positive number of seconds"
+            "--time-limit {s}: expected a number of seconds above 0 and at most \
+             {MAX_TIME_LIMIT_SECONDS:.0}"
         )),
     }
 }
@@ -228,7 +343,7 @@ fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String>
     }
 }
 
-fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), String> {
+fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), Stop> {
     // Under marathon's judge the limit comes in the environment; --time-limit overrides it.
     let limit = match (args.time_limit, std::env::var(TIME_LIMIT_ENV)) {
         (None, Ok(text)) => text
@@ -237,7 +352,10 @@ fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), String> {
             .ok()
             .and_then(|seconds| time_limit(game, Some(seconds)).ok())
             .ok_or_else(|| {
-                format!("{TIME_LIMIT_ENV}={text:?}: expected a positive number of seconds")
+                format!(
+                    "{TIME_LIMIT_ENV}={text:?}: expected a number of seconds above 0 and at most \
+                     {MAX_TIME_LIMIT_SECONDS:.0}"
+                )
             })?,
         _ => time_limit(game, args.time_limit)?,
     };
@@ -249,8 +367,12 @@ fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), String> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut output = BufWriter::new(io::stdout().lock());
-    game.solve(&config, &mut input, &mut output)
-        .map_err(|e| format!("solve {}: {e}", game.name()))
+    match game.solve(&config, &mut input, &mut output) {
+        Ok(()) => Ok(()),
+        // The judge went away: the game is over for us.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Stop::Output(format!("solve {}: {e}", game.name()))),
+    }
 }
 
 fn play_config(
@@ -272,7 +394,7 @@ fn play_config(
     })
 }
 
-fn replay(args: ReplayArgs) -> Result<(), String> {
+fn replay(args: ReplayArgs) -> Result<(), Stop> {
     let game = find_game(&args.game)?;
     let viewer = game
         .viewer()
@@ -280,15 +402,23 @@ fn replay(args: ReplayArgs) -> Result<(), String> {
     let case = case_ids(game, &[args.seed], args.group)?.remove(0);
     let limit = time_limit(game, args.player.time_limit)?;
     let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+    check_output("--output", &args.output)?;
+    watch_signals()?;
+    process_tree::adopt_orphans();
     let recording = game
         .record(&case, &config)
         .ok_or_else(|| format!("{} has no replays yet", game.name()))?;
+    process_tree::kill_adopted();
+    if let Some(signal) = interrupt::requested() {
+        return Err(Stop::Interrupted(signal));
+    }
     let page = marathon_core::replay::html(&recording, &viewer);
-    std::fs::write(&args.output, &page)
-        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    files::write_atomically(&args.output, page.as_bytes())
+        .map_err(|e| Stop::Output(format!("cannot write {}: {e}", args.output.display())))?;
     let o = &recording.outcome;
-    println!(
-        "{}: {} {} scored {} in {} moves ({}); {} steps, {} KB",
+    let mut out = Stdout::default();
+    out.print(&format!(
+        "{}: {} {} scored {} in {} moves ({}); {} steps, {} KB\n",
         args.output.display(),
         game.name(),
         case,
@@ -297,90 +427,187 @@ fn replay(args: ReplayArgs) -> Result<(), String> {
         o.verdict,
         recording.steps.len(),
         page.len().div_ceil(1024)
-    );
-    Ok(())
+    ));
+    out.finish()
 }
 
-fn play(args: PlayArgs) -> Result<(), String> {
+/// Where each finished case goes as it finishes: a line of `--json`, flushed, and `--best`.
+struct Sinks {
+    json: Option<(PathBuf, File)>,
+    /// The first error writing `--json`; the run goes on and reports it at its end.
+    json_error: Option<String>,
+    best: Option<BestScores>,
+    best_saved: Instant,
+    best_changed: bool,
+}
+
+impl Sinks {
+    /// Records one finished case; returns its relative score when best scores are kept.
+    fn record(&mut self, game: &dyn Game, outcome: &marathon_core::CaseOutcome) -> Option<f64> {
+        let relative = self.best.as_mut().map(|best| {
+            if best.merge(std::slice::from_ref(outcome), game.maximize()) > 0 {
+                self.best_changed = true;
+            }
+            best.relative(outcome, game.maximize())
+        });
+        if let (Some((path, file)), None) = (&mut self.json, &self.json_error) {
+            let mut line = report::json_line(outcome, relative);
+            line.push('\n');
+            if let Err(e) = file.write_all(line.as_bytes()) {
+                let message = format!("cannot write {}: {e}", path.display());
+                let _ = writeln!(io::stderr(), "marathon: {message}");
+                self.json_error = Some(message);
+            }
+        }
+        if self.best_changed && self.best_saved.elapsed() >= BEST_SAVE_INTERVAL {
+            // Errors surface at the last save, at the end of the run.
+            let _ = self.save_best();
+        }
+        relative
+    }
+
+    fn save_best(&mut self) -> Result<(), String> {
+        if let Some(best) = &self.best
+            && self.best_changed
+        {
+            best.save()
+                .map_err(|e| format!("cannot write {}: {e}", best.path().display()))?;
+            self.best_changed = false;
+            self.best_saved = Instant::now();
+        }
+        Ok(())
+    }
+}
+
+fn play(args: PlayArgs) -> Result<(), Stop> {
     let tour = args.game.is_none();
     let selected = match &args.game {
         Some(name) => vec![find_game(name)?],
         None => games(),
     };
     let seeds =
-        parse_seed_set(
-            args.seeds
-                .as_deref()
-                .unwrap_or(if tour { TOUR_SEEDS } else { "1-10" }),
-        )
-        .map_err(|e| e.to_string())?;
+        parse_seed_set(args.seeds.as_deref().unwrap_or(TOUR_SEEDS)).map_err(|e| e.to_string())?;
     if args.official && tour {
-        return Err("--official needs a game (e.g. `marathon play solitaire --official`)".into());
+        return Err(Stop::Usage(
+            "--official needs a game (e.g. `marathon play solitaire --official`)".into(),
+        ));
     }
-    let mut best = args.best.as_deref().map(BestScores::load).transpose()?;
-    let earlier = args
-        .compare
-        .as_deref()
-        .map(run_report::EarlierRun::load)
-        .transpose()?;
-    let options = RunOptions {
-        threads: args.threads,
-        progress: true,
-    };
-    let players_before = PlayersCpu::so_far();
-    let mut json = Vec::new();
-    let mut summaries = Vec::new();
-    let mut played = Vec::new();
-    let mut player = None;
+    // Everything the command line says is checked before anything is played or written.
+    let mut plans = Vec::new();
     for game in selected {
         let mut limit = time_limit(game, args.player.time_limit)?;
         if tour && args.player.time_limit.is_none() {
             limit /= TOUR_TIME_DIVISOR;
         }
         let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
-        player.get_or_insert_with(|| config.player.clone());
         let cases = if args.official {
             let cases = game.official_cases();
             if cases.is_empty() {
-                return Err(format!("{} has no official cases", game.name()));
+                return Err(Stop::Usage(format!(
+                    "{} has no official cases",
+                    game.name()
+                )));
             }
             cases
         } else {
             case_ids(game, &seeds, args.group)?
         };
-        let outcomes = run_cases(game, &cases, &config, &options);
-        let relative: Option<Vec<f64>> = best.as_mut().map(|best| {
-            best.merge(&outcomes, game.maximize());
+        plans.push((game, config, cases));
+    }
+    let earlier = args
+        .compare
+        .as_deref()
+        .map(run_report::EarlierRun::load)
+        .transpose()?;
+    let best = args.best.as_deref().map(BestScores::load).transpose()?;
+    if let Some(path) = &args.best {
+        check_output("--best", path)?;
+    }
+    if let Some(path) = &args.report {
+        check_output("--report", path)?;
+    }
+    let json = match &args.json {
+        Some(path) => Some((
+            path.clone(),
+            File::create(path).map_err(|e| {
+                Stop::Usage(format!(
+                    "--json {}: cannot write there: {e}",
+                    path.display()
+                ))
+            })?,
+        )),
+        None => None,
+    };
+    let mut sinks = Sinks {
+        json,
+        json_error: None,
+        best,
+        best_saved: Instant::now(),
+        best_changed: false,
+    };
+    watch_signals()?;
+    process_tree::adopt_orphans();
+
+    let options = RunOptions {
+        threads: args.threads.map_or(0, usize::from),
+        progress: true,
+    };
+    let players_before = PlayersCpu::so_far();
+    let mut out = Stdout::default();
+    let mut summaries = Vec::new();
+    let mut played = Vec::new();
+    let mut asked = 0;
+    for (game, config, cases) in &plans {
+        if interrupt::requested().is_some() {
+            break;
+        }
+        asked += cases.len();
+        let run = run_cases(*game, cases, config, &options, |outcome| {
+            sinks.record(*game, outcome);
+        });
+        let outcomes = run.outcomes;
+        let relative: Option<Vec<f64>> = sinks.best.as_ref().map(|best| {
             outcomes
                 .iter()
                 .map(|o| best.relative(o, game.maximize()))
                 .collect()
         });
         if !tour && !args.summary_only {
-            print!("{}", report::case_table(&outcomes, relative.as_deref()));
-            println!();
-        }
-        for (i, outcome) in outcomes.iter().enumerate() {
-            json.push(report::json_line(outcome, relative.as_ref().map(|r| r[i])));
+            out.print(&report::case_table(&outcomes, relative.as_deref()));
+            out.print("\n");
         }
         summaries.push((game.name(), Summary::of(&outcomes, relative.as_deref())));
-        played.push((game, outcomes));
+        played.push((*game, outcomes));
     }
-    print!("{}", report::summary_table(&summaries));
-    let players_cpu = PlayersCpu::so_far().since(&players_before);
+    process_tree::kill_adopted();
+    out.print(&report::summary_table(&summaries));
     let cases_played: usize = played.iter().map(|(_, outcomes)| outcomes.len()).sum();
+    if let Some(signal) = interrupt::requested() {
+        let total: usize = plans.iter().map(|(_, _, cases)| cases.len()).sum();
+        out.print(&format!(
+            "\ninterrupted by {}: {cases_played} of {total} cases finished{}; \
+             the table and the files hold those\n",
+            signal_name(signal),
+            if asked < total {
+                format!(" ({} of them never started)", total - asked)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    let players_cpu = PlayersCpu::so_far().since(&players_before);
     let wait_per_case = players_cpu.waiting() / cases_played.max(1) as u32;
     if let Some(share) = players_cpu
         .waiting_share()
         .filter(|&share| share >= BUSY_MACHINE_WAIT && wait_per_case >= BUSY_MACHINE_WAIT_PER_CASE)
     {
-        println!(
+        out.print(&format!(
             "\nnote: the players waited for a CPU {:.0}% of the time they wanted one ({:.2} s a \
              case): other work on the machine, or more threads than cores; timed players got \
-             less CPU than on a quiet machine (`--effort` results do not depend on it)",
+             less CPU than on a quiet machine (`--effort` results do not depend on it)\n",
             100.0 * share,
             wait_per_case.as_secs_f64()
-        );
+        ));
     }
     let runs: Vec<run_report::GameRun> = played
         .iter()
@@ -393,13 +620,17 @@ fn play(args: PlayArgs) -> Result<(), String> {
         })
         .collect();
     if let (Some(earlier), Some(path)) = (&earlier, &args.compare) {
-        println!();
+        out.print("\n");
         for run in &runs {
             let comparison = run_report::Comparison::of(run, earlier);
-            println!("{}", comparison.line(run.game, &path.display().to_string()));
+            out.print(&format!(
+                "{}\n",
+                comparison.line(run.game, &path.display().to_string())
+            ));
         }
     }
-    if let (Some(path), Some(player)) = (&args.report, &player) {
+    let mut errors = Vec::new();
+    if let (Some(path), Some((_, config, _))) = (&args.report, plans.first()) {
         let command: Vec<String> = std::env::args().collect();
         let mut replay_flags = String::new();
         if let Some(effort) = args.player.effort {
@@ -409,12 +640,14 @@ fn play(args: PlayArgs) -> Result<(), String> {
             replay_flags.push_str(&format!(" --time-limit {seconds}"));
         }
         let setup = run_report::RunSetup {
-            player,
+            player: &config.player,
             replay_flags: &replay_flags,
             command: &command.join(" "),
         };
         let page = run_report::html(&runs, &setup, earlier.as_ref());
-        std::fs::write(path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if let Err(e) = files::write_atomically(path, page.as_bytes()) {
+            errors.push(format!("cannot write {}: {e}", path.display()));
+        }
     }
     if tour {
         let seeds = args.seeds.as_deref().unwrap_or(TOUR_SEEDS);
@@ -422,19 +655,22 @@ fn play(args: PlayArgs) -> Result<(), String> {
             Some(seconds) => format!("{seconds} s per case"),
             None => format!("1/{TOUR_TIME_DIVISOR} of each contest's time limit"),
         };
-        println!(
+        out.print(&format!(
             "\n(a quick tour: seeds {seeds}, {limits}; \
-             `marathon play GAME --seeds 1-100` for the real thing)"
-        );
+             `marathon play GAME --seeds 1-100` for the real thing)\n"
+        ));
     }
-    if let Some(path) = &args.json {
-        let mut text = json.join("\n");
-        text.push('\n');
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    errors.extend(sinks.json_error.take());
+    if let Err(e) = sinks.save_best() {
+        errors.push(e);
     }
-    if let Some(best) = &best {
-        best.save()
-            .map_err(|e| format!("cannot write best-scores file: {e}"))?;
+    let printed = out.finish();
+    if !errors.is_empty() {
+        return Err(Stop::Output(errors.join("; ")));
     }
-    io::stdout().flush().map_err(|e| e.to_string())
+    printed?;
+    match interrupt::requested() {
+        Some(signal) => Err(Stop::Interrupted(signal)),
+        None => Ok(()),
+    }
 }

@@ -150,10 +150,17 @@ fn play_game_json(dir: &TempDir, game: &str, extra: &[&str]) -> (Run, Vec<Value>
     let run = run(&args);
     run.assert_success();
     let text = std::fs::read_to_string(&json).expect("the --json file was written");
-    let cases: Vec<Value> = text
+    let mut cases: Vec<Value> = text
         .lines()
         .map(|line| serde_json::from_str(line).expect("each line is a JSON object"))
         .collect();
+    // Lines come in the order the cases finished; the tests read them in the order asked.
+    cases.sort_by_key(|case| {
+        (
+            case["seed"].as_u64(),
+            case["case"].as_str().map(str::to_owned),
+        )
+    });
     for case in &cases {
         for field in [
             "game", "seed", "params", "score", "moves", "time_ms", "verdict",
@@ -163,8 +170,8 @@ fn play_game_json(dir: &TempDir, game: &str, extra: &[&str]) -> (Run, Vec<Value>
         assert_eq!(case["game"], game);
         let extra_fields: &[&str] = match case["verdict"].as_str().expect("verdict is a string") {
             "ok" => &[],
-            "invalid" => &["line", "reason"],
-            "timeout" => &["limit_ms"],
+            "invalid" => &["line", "line_bytes", "reason"],
+            "timeout" => &["limit_ms", "used_ms", "detail"],
             "crash" | "protocol" => &["detail"],
             other => panic!("unknown verdict {other:?} in {case}"),
         };
@@ -588,6 +595,11 @@ fn last_words_of_a_crashing_program_are_not_lost() {
 // ---------------------------------------------------------------------------------------------
 // 2. Reproducibility
 
+/// A time limit far above what any fixed-effort game in these tests needs, so that they never
+/// depend on the machine's speed (tiles seed 99 at effort 4 once timed out at the contest's 20 s
+/// on a loaded machine).
+const NO_HURRY: &str = "1000";
+
 /// Every game's AI at a fixed effort, with the cases to check it on (short ones).
 const REPRODUCIBLE: &[(&str, &[&str], &str)] = &[
     ("linez", &["--seeds", "1-3"], "2"),
@@ -603,11 +615,18 @@ fn fixed_effort_ai_plays_the_same_in_process_and_as_a_program() {
     for &(game, cases, effort) in REPRODUCIBLE {
         let dir = TempDir::new(&format!("repro-{game}"));
         let mut builtin_args = cases.to_vec();
-        builtin_args.extend(["--player", "ai", "--effort", effort]);
+        builtin_args.extend([
+            "--player",
+            "ai",
+            "--effort",
+            effort,
+            "--time-limit",
+            NO_HURRY,
+        ]);
         let (_, builtin) = play_game_json(&dir, game, &builtin_args);
         let program = format!("{} solve {game} --effort {effort}", marathon_sh());
         let mut exec_args = cases.to_vec();
-        exec_args.extend(["--quiet", "--exec", &program]);
+        exec_args.extend(["--quiet", "--time-limit", NO_HURRY, "--exec", &program]);
         let (_, exec) = play_game_json(&dir, game, &exec_args);
         assert!(!builtin.is_empty(), "{game}: no cases played");
         assert_eq!(builtin.len(), exec.len(), "{game}");
@@ -637,7 +656,15 @@ fn captured_game_replays_move_for_move() {
         let seed_text = seed.to_string();
         let (_, cases) = play_json(
             &dir,
-            &["--seeds", &seed_text, "--quiet", "--exec", &program],
+            &[
+                "--seeds",
+                &seed_text,
+                "--quiet",
+                "--time-limit",
+                NO_HURRY,
+                "--exec",
+                &program,
+            ],
         );
         let case = &cases[0];
         assert_eq!(case["verdict"], "ok", "{case}");
@@ -708,8 +735,17 @@ fn seed_file_runs_its_seeds_in_order() {
     let file = dir.join("seeds.txt");
     std::fs::write(&file, "# a few\n9\n\n2-3 # and a range\n").unwrap();
     let seeds = format!("@{}", file.display());
-    let (_, cases) = play_json(&dir, &["--seeds", &seeds, "--player", "random"]);
-    assert_eq!(seeds_of(&cases), [9, 2, 3]);
+    let (run, cases) = play_json(&dir, &["--seeds", &seeds, "--player", "random"]);
+    assert_eq!(seeds_of(&cases), [2, 3, 9]);
+    // The table lists them in the file's order (the JSON lines in the order they finished).
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .take(3)
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert_eq!(rows, ["9", "2", "3"], "{}", run.stdout);
 }
 
 #[test]
@@ -733,11 +769,18 @@ fn bad_time_limits_are_refused() {
     for value in ["-1", "0", "nan", "inf"] {
         let flag = format!("--time-limit={value}");
         let run = run(&["play", "linez", "--seeds", "1", &flag]);
-        run.assert_usage_error(&["--time-limit", "positive"]);
+        run.assert_usage_error(&["--time-limit", "above 0"]);
         assert!(run.stdout.is_empty(), "played anyway:\n{}", run.stdout);
     }
-    run(&["solve", "linez", "--time-limit=0"]).assert_usage_error(&["positive"]);
+    run(&["solve", "linez", "--time-limit=0"]).assert_usage_error(&["above 0"]);
     run(&["play", "linez", "--time-limit", "soon"]).assert_usage_error(&["soon"]);
+    // The bound is stated.
+    run(&["play", "linez", "--time-limit", "1e7"]).assert_usage_error(&["at most 1000000"]);
+}
+
+#[test]
+fn zero_threads_are_refused() {
+    run(&["play", "linez", "--threads", "0"]).assert_usage_error(&["--threads", "0"]);
 }
 
 #[test]
@@ -825,7 +868,17 @@ fn solve_rejects_malformed_input_with_a_message() {
 
 #[test]
 fn tour_prints_a_summary_naming_every_game() {
-    let run = run(&["play", "--seeds", "1-2", "--effort", "1", "--threads", "2"]);
+    let run = run(&[
+        "play",
+        "--seeds",
+        "1-2",
+        "--effort",
+        "1",
+        "--threads",
+        "2",
+        "--time-limit",
+        NO_HURRY,
+    ]);
     run.assert_success();
     let header = run
         .stdout

@@ -16,16 +16,46 @@ const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 /// Every game with replays and a short case to record (long enough for the board to change).
 const GAMES: &[(&str, &[&str])] = &[
     ("linez", &["--seed", "3", "--player", "greedy"]),
-    ("tiles", &["--seed", "3", "--player", "ai", "--effort", "1"]),
+    (
+        "tiles",
+        &[
+            "--seed",
+            "3",
+            "--player",
+            "ai",
+            "--effort",
+            "1",
+            "--time-limit",
+            "1000",
+        ],
+    ),
     ("reversi", &["--seed", "3", "--player", "greedy"]),
     (
         "polyomino",
-        &["--seed", "2", "--player", "ai", "--effort", "8"],
+        &[
+            "--seed",
+            "2",
+            "--player",
+            "ai",
+            "--effort",
+            "8",
+            "--time-limit",
+            "1000",
+        ],
     ),
     (
         "solitaire",
         &[
-            "--group", "6", "--seed", "2", "--player", "ai", "--effort", "4",
+            "--group",
+            "6",
+            "--seed",
+            "2",
+            "--player",
+            "ai",
+            "--effort",
+            "4",
+            "--time-limit",
+            "1000",
         ],
     ),
 ];

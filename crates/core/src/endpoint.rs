@@ -31,7 +31,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -263,6 +263,7 @@ impl Endpoint {
                     StderrMode::Discard => Stdio::null(),
                 })
                 .process_group(0),
+            &tag,
         )?;
         let (stdin, stdout, errors) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
@@ -452,11 +453,8 @@ impl Endpoint {
     /// what did not fit in the pipe. (A message that fits is written whether it is read or not.)
     fn unread_input(&mut self) -> bool {
         if let Some(input) = &self.input {
-            loop {
-                match input.written.try_recv() {
-                    Ok(()) => self.unwritten = self.unwritten.saturating_sub(1),
-                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
-                }
+            while input.written.try_recv().is_ok() {
+                self.unwritten = self.unwritten.saturating_sub(1);
             }
         }
         self.unwritten > 0

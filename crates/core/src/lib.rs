@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod endpoint;
+pub mod files;
 pub mod game;
 pub mod interrupt;
 pub mod machine_load;

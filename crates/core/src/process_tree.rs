@@ -7,6 +7,7 @@
 //! - every process carrying the player's tag, an environment variable of its own
 //!   ([`PlayerTag`]) that children inherit, which finds an orphan that already lost its parent
 //!   link;
+//!
 //! and kills them all, over several passes until none is left (a process may fork while we
 //! look). With [`adopt_orphans`] (the `marathon` binary calls it) marathon is also a child
 //! subreaper: orphans of its players are reparented to marathon, not to init, so even one that
@@ -16,7 +17,7 @@
 //! Elsewhere than Linux only the process group is killed: a program that leaves its group
 //! there may outlive its case.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::io;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,28 +29,29 @@ use nix::unistd::Pid;
 /// The running players' `sh`, by pid: our children that are not orphans. Written while a
 /// player is spawned and while it is reaped, so that a pid in the set is always a live player
 /// (a reaped pid may be reused at once by the next spawn); read while orphans are picked.
-static PLAYERS: RwLock<BTreeSet<i32>> = RwLock::new(BTreeSet::new());
+static PLAYERS: RwLock<BTreeMap<i32, PlayerTag>> = RwLock::new(BTreeMap::new());
 
 /// Whether this process is a subreaper whose children are all players or their orphans.
 static ADOPTING: AtomicBool = AtomicBool::new(false);
 
-fn players_read() -> RwLockReadGuard<'static, BTreeSet<i32>> {
+fn players_read() -> RwLockReadGuard<'static, BTreeMap<i32, PlayerTag>> {
     PLAYERS
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn players_write() -> RwLockWriteGuard<'static, BTreeSet<i32>> {
+fn players_write() -> RwLockWriteGuard<'static, BTreeMap<i32, PlayerTag>> {
     PLAYERS
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Spawns a player's `sh` and registers it as a running player.
-pub fn spawn_player(command: &mut Command) -> io::Result<Child> {
+/// Spawns a player's `sh` (`command` sets `tag` in its environment) and registers it as a
+/// running player.
+pub fn spawn_player(command: &mut Command, tag: &PlayerTag) -> io::Result<Child> {
     let mut players = players_write();
     let child = command.spawn()?;
-    players.insert(child.id() as i32);
+    players.insert(child.id() as i32, tag.clone());
     Ok(child)
 }
 
@@ -116,6 +118,19 @@ pub fn kill_tree(root: Pid, tag: &PlayerTag) {
     linux::kill_descendants(root, tag);
     #[cfg(not(target_os = "linux"))]
     let _ = tag;
+}
+
+/// Kills every running player's tree and every orphan we adopted: for a process about to exit
+/// at once (a second Ctrl-C), whose endpoints will not get to clean up.
+pub fn kill_every_player() {
+    let players: Vec<(i32, PlayerTag)> = players_read()
+        .iter()
+        .map(|(&pid, tag)| (pid, tag.clone()))
+        .collect();
+    for (pid, tag) in players {
+        kill_tree(Pid::from_raw(pid), &tag);
+    }
+    kill_adopted();
 }
 
 /// Kills every child of this process but the running players' `sh` (as a subreaper: the
@@ -296,7 +311,7 @@ mod linux {
         let players = players_read();
         processes
             .iter()
-            .filter(|p| p.ppid == me && !players.contains(&p.pid))
+            .filter(|p| p.ppid == me && !players.contains_key(&p.pid))
             .map(|p| p.pid)
             .collect()
     }

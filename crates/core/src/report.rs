@@ -48,7 +48,8 @@ impl Summary {
         Self {
             cases,
             mean: mean(&scores),
-            total: scores.iter().sum(),
+            // `+ 0.0`: the sum of no scores is -0.0, which would print as `-0`.
+            total: scores.iter().sum::<f64>() + 0.0,
             median,
             min: scores.first().copied().unwrap_or(0.0),
             max: scores.last().copied().unwrap_or(0.0),
@@ -371,7 +372,12 @@ impl BestScores {
         for ((game, case), score) in &self.scores {
             let _ = writeln!(text, "{game} {case} {score}");
         }
-        std::fs::write(&self.path, text)
+        crate::files::write_atomically(&self.path, text.as_bytes())
+    }
+
+    /// The file the table is kept in.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 

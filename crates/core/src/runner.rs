@@ -1,13 +1,20 @@
 //! Plays a set of cases in parallel: every case is independent and reproducible, so the order of
-//! play does not matter and results come back in the order asked.
+//! play does not matter. Each finished case is handed to the caller on the calling thread as it
+//! finishes (to write it out at once); the run returns them in the order asked.
+//!
+//! An interruption ([`crate::interrupt`]) starts no new case and ends the running ones at once;
+//! those are not results and are left out: the run returns the cases that finished.
 
 use std::io::IsTerminal;
-use std::sync::Mutex;
+use std::sync::mpsc;
+use std::thread;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::game::{CaseId, CaseOutcome, Game, PlayConfig};
+use crate::interrupt;
+use crate::verdict::Verdict;
 
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -26,35 +33,63 @@ impl Default for RunOptions {
     }
 }
 
-/// Plays every case with `config` and returns the outcomes in the order of `cases`.
+/// The cases of a run that finished, in the order asked.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub outcomes: Vec<CaseOutcome>,
+    /// The run was interrupted: some cases did not finish (or did not start).
+    pub interrupted: bool,
+}
+
+/// Plays every case with `config`, calling `finished` on this thread with each outcome as soon
+/// as its case ends.
 pub fn run_cases(
     game: &dyn Game,
     cases: &[CaseId],
     config: &PlayConfig,
     options: &RunOptions,
-) -> Vec<CaseOutcome> {
+    mut finished: impl FnMut(&CaseOutcome),
+) -> Run {
     let bar = progress_bar(game.name(), cases.len(), options.progress);
-    let tally = Mutex::new((0usize, 0.0f64));
+    let mut slots: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
+    let (sender, outcomes) = mpsc::channel::<(usize, CaseOutcome)>();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
         .expect("a thread pool of the requested size");
-    let outcomes = pool.install(|| {
-        cases
-            .par_iter()
-            .map(|case| {
-                let outcome = game.play(case, config);
-                let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
-                tally.0 += 1;
-                tally.1 += outcome.score;
-                bar.inc(1);
-                bar.set_message(format!("mean {:.1}", tally.1 / tally.0 as f64));
-                outcome
+    thread::scope(|scope| {
+        scope.spawn(move || {
+            pool.install(|| {
+                cases
+                    .par_iter()
+                    .enumerate()
+                    .for_each_with(sender, |sender, (index, case)| {
+                        if interrupt::requested().is_none() {
+                            let _ = sender.send((index, game.play(case, config)));
+                        }
+                    })
             })
-            .collect()
+        });
+        let (mut count, mut total) = (0usize, 0.0f64);
+        // Ends when every worker is done and has dropped its sender.
+        for (index, outcome) in outcomes {
+            if outcome.verdict == Verdict::Interrupted {
+                continue;
+            }
+            finished(&outcome);
+            count += 1;
+            total += outcome.score;
+            bar.inc(1);
+            bar.set_message(format!("mean {:.1}", total / count as f64));
+            slots[index] = Some(outcome);
+        }
     });
     bar.finish_and_clear();
-    outcomes
+    let outcomes: Vec<CaseOutcome> = slots.into_iter().flatten().collect();
+    Run {
+        interrupted: outcomes.len() < cases.len(),
+        outcomes,
+    }
 }
 
 fn progress_bar(game: &str, cases: usize, wanted: bool) -> ProgressBar {

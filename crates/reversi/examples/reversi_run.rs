@@ -63,7 +63,7 @@ fn main() {
             threads,
             progress: true,
         };
-        run_cases(&REVERSI, &cases, &config, &options)
+        run_cases(&REVERSI, &cases, &config, &options, |_| {}).outcomes
     };
     println!("{}", case_table(&outcomes, None));
     println!(

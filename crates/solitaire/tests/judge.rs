@@ -144,7 +144,11 @@ fn a_blank_cell_scores_zero() {
 #[test]
 fn output_ending_without_stop_scores_zero() {
     let outcome = play_g2(&format!("{READ_BOARD}; echo '1 1'; read x"));
-    assert_zero(&outcome, "protocol", "exited before replying (exit status 0)");
+    assert_zero(
+        &outcome,
+        "protocol",
+        "exited before replying (exit status 0)",
+    );
 }
 
 #[test]

@@ -1,0 +1,634 @@
+//! What a judge must survive, over every game: misbehaving programs (each with the verdict it
+//! must get and a check that none of its processes is left), signals, closed pipes, a full disk
+//! and bad output paths. Timing bounds are loose (the machine may be busy); the timeouts here
+//! come from programs that sleep for 1000 s, so a wrong judge shows as a wrong verdict or a
+//! hang, never as a close call.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use serde_json::Value;
+
+const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
+
+/// Every game, with a reply that ends its game at once and validly, where the protocol has one.
+const GAMES: &[(&str, Option<&str>)] = &[
+    ("linez", None),
+    ("tiles", Some("GIVE UP")),
+    ("reversi", None),
+    ("polyomino", Some("DONE")),
+    ("solitaire", Some("0 0")),
+];
+
+/// The limit of the timeout cases: short, and far below the programs' sleeps.
+const LIMIT: &str = "1";
+
+/// What a misbehaving program must get: the verdict's kind, and a piece of its detail or
+/// reason.
+struct Behaviour {
+    name: &'static str,
+    /// `sh -c` text; `{m}` becomes a marker unique to the run, put in the command line of every
+    /// process that must not survive (`sleep 1000.{m}`).
+    command: &'static str,
+    verdict: &'static str,
+    says: &'static str,
+}
+
+const BEHAVIOURS: &[Behaviour] = &[
+    Behaviour {
+        name: "garbage",
+        command: "echo 'hello judge'; sleep 1000.{m}",
+        verdict: "invalid",
+        says: "hello judge",
+    },
+    Behaviour {
+        name: "empty line",
+        command: "echo; sleep 1000.{m}",
+        verdict: "invalid",
+        says: "",
+    },
+    Behaviour {
+        name: "huge numbers",
+        command: "echo '9223372036854775807 -9223372036854775808 18446744073709551616 1e400'; \
+                  sleep 1000.{m}",
+        verdict: "invalid",
+        says: "",
+    },
+    Behaviour {
+        name: "exit 0 at once",
+        command: "exit 0",
+        verdict: "protocol",
+        says: "exited before replying (exit status 0)",
+    },
+    Behaviour {
+        name: "exit 3 at once",
+        command: "exit 3",
+        verdict: "crash",
+        says: "exit status 3",
+    },
+    Behaviour {
+        name: "SIGSEGV",
+        command: "kill -SEGV $$",
+        verdict: "crash",
+        says: "SIGSEGV",
+    },
+    Behaviour {
+        name: "SIGSEGV behind the shell",
+        command: "sh -c 'kill -SEGV $$'; exit $?",
+        verdict: "crash",
+        says: "signal SIGSEGV",
+    },
+    Behaviour {
+        name: "missing program",
+        command: "no-such-program-marathon-trust-{m}",
+        verdict: "crash",
+        says: "exit status 127",
+    },
+    Behaviour {
+        name: "sleeps",
+        command: "sleep 1000.{m}",
+        verdict: "timeout",
+        says: "counted, over the 1 s limit",
+    },
+    Behaviour {
+        name: "ignores SIGTERM",
+        command: "trap '' TERM; sleep 1000.{m}",
+        verdict: "timeout",
+        says: "counted",
+    },
+    Behaviour {
+        name: "slow drip without a newline",
+        command: "while :; do printf x; sleep 0.05; done",
+        verdict: "timeout",
+        says: "counted",
+    },
+    Behaviour {
+        name: "closes its input",
+        command: "exec 0<&-; sleep 1000.{m}",
+        verdict: "timeout",
+        says: "counted",
+    },
+    Behaviour {
+        name: "junk flood",
+        command: "yes junk",
+        verdict: "invalid",
+        says: "junk",
+    },
+    Behaviour {
+        name: "30 MB line",
+        command: "head -c 30000000 /dev/zero | tr '\\0' x; sleep 1000.{m}",
+        verdict: "protocol",
+        says: "longer than",
+    },
+    Behaviour {
+        name: "not UTF-8",
+        command: "printf '\\377\\376\\n'; sleep 1000.{m}",
+        verdict: "protocol",
+        says: "not UTF-8",
+    },
+    Behaviour {
+        name: "stderr flood",
+        command: "head -c 5000000 /dev/zero >&2; sleep 1000.{m}",
+        verdict: "timeout",
+        says: "counted",
+    },
+    Behaviour {
+        name: "background child holds the output, exit 3",
+        command: "sleep 1000.{m} & exit 3",
+        verdict: "crash",
+        says: "exit status 3",
+    },
+    Behaviour {
+        name: "background child holds the output, exit 0",
+        command: "sleep 1000.{m} & exit 0",
+        verdict: "protocol",
+        says: "exited before replying",
+    },
+    Behaviour {
+        name: "setsid escape",
+        command: "setsid sleep 1000.{m} & exit 0",
+        verdict: "protocol",
+        says: "exited before replying",
+    },
+    Behaviour {
+        name: "double fork out of the group",
+        command: "(setsid sleep 1000.{m} &); sleep 1000.{m}",
+        verdict: "timeout",
+        says: "counted",
+    },
+    Behaviour {
+        name: "orphan with a cleared environment",
+        command: "env -i setsid sh -c 'sleep 1000.{m}' & sleep 0.2; exit 0",
+        verdict: "protocol",
+        says: "exited before replying",
+    },
+    Behaviour {
+        name: "many children",
+        command: "i=0; while [ $i -lt 100 ]; do sleep 1000.{m} & i=$((i+1)); done; \
+                  sleep 1000.{m}",
+        verdict: "timeout",
+        says: "counted",
+    },
+];
+
+fn marker() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}{:03}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// A fresh directory for one test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trust-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    dir
+}
+
+/// Live processes (zombies are dead) whose command line contains `needle`.
+fn live_with(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let path = entry.path();
+        let Ok(cmdline) = std::fs::read(path.join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let Ok(stat) = std::fs::read_to_string(path.join("stat")) else {
+            continue;
+        };
+        let zombie = stat
+            .rfind(')')
+            .and_then(|close| stat[close + 1..].split_whitespace().next())
+            .is_none_or(|state| state == "Z" || state == "X");
+        if cmdline.contains(needle) && !zombie {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+/// Asserts that no live process has `needle` in its command line, giving the dying a moment.
+fn assert_none_left(needle: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = live_with(needle);
+        if left.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what}: still running: {left:?}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+struct Finished {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn finish(mut child: Child) -> Finished {
+    // Both pipes at once, so that neither fills while the other is read.
+    let stderr = child.stderr.take().map(|mut err| {
+        thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = err.read_to_end(&mut bytes);
+            // Only the end matters (the stderr flood is megabytes of NULs).
+            let tail = bytes.len().saturating_sub(10_000);
+            String::from_utf8_lossy(&bytes[tail..]).into_owned()
+        })
+    });
+    let mut stdout = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        out.read_to_string(&mut stdout).expect("stdout is UTF-8");
+    }
+    let stderr = stderr
+        .map(|reader| reader.join().expect("stderr is read"))
+        .unwrap_or_default();
+    let status = child.wait().expect("marathon runs");
+    assert!(!stderr.contains("panicked"), "marathon panicked:\n{stderr}");
+    Finished {
+        code: status.code(),
+        stdout,
+        stderr,
+    }
+}
+
+fn marathon(args: &[&str]) -> Command {
+    let mut command = Command::new(MARATHON);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+fn read_json(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+/// Plays seeds 1-2 of `game` with each behaviour and checks its verdicts and that nothing it
+/// started is left.
+fn hostile_programs_get_their_verdicts(game: &str, final_reply: Option<&'static str>) {
+    let dir = temp_dir(game);
+    let mut rows = Vec::new();
+    let mut wrong = Vec::new();
+    let final_behaviour = final_reply.map(|reply| Behaviour {
+        name: "a valid final reply, then exit, racing the judge's writes",
+        command: "",
+        verdict: "ok",
+        says: reply,
+    });
+    for behaviour in BEHAVIOURS.iter().chain(final_behaviour.as_ref()) {
+        let mark = marker();
+        let command = match final_reply {
+            Some(reply) if behaviour.command.is_empty() => format!("echo '{reply}'"),
+            _ => behaviour.command.replace("{m}", &mark),
+        };
+        let json = dir.join(format!("{mark}.jsonl"));
+        let started = Instant::now();
+        let mut args = vec![
+            "play",
+            game,
+            "--seeds",
+            "1-2",
+            "--threads",
+            "2",
+            "--time-limit",
+            LIMIT,
+            "--summary-only",
+            "--json",
+            json.to_str().expect("UTF-8 path"),
+            "--exec",
+            &command,
+        ];
+        if behaviour.name != "stderr flood" {
+            args.push("--quiet");
+        }
+        let run = finish(marathon(&args).spawn().expect("marathon starts"));
+        let elapsed = started.elapsed();
+        assert_eq!(
+            run.code,
+            Some(0),
+            "{game} / {}: {}{}",
+            behaviour.name,
+            run.stdout,
+            run.stderr
+        );
+        let cases = read_json(&json);
+        assert_eq!(cases.len(), 2, "{game} / {}: {cases:?}", behaviour.name);
+        for case in &cases {
+            let verdict = case["verdict"].as_str().unwrap_or("?");
+            let text = [&case["detail"], &case["reason"], &case["line"]]
+                .iter()
+                .filter_map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join(" | ");
+            rows.push(format!(
+                "{game} | {} | {verdict} | {text} | {} ms",
+                behaviour.name, case["time_ms"]
+            ));
+            if verdict != behaviour.verdict
+                || (!text.contains(behaviour.says) && verdict != "ok")
+                || (verdict == "ok" && case["score"].as_f64() != Some(0.0))
+            {
+                wrong.push(format!(
+                    "{}: expected {} ({:?}), got {case}",
+                    behaviour.name, behaviour.verdict, behaviour.says
+                ));
+            }
+            // A verdict quotes at most a few hundred bytes of what the program wrote.
+            assert!(case.to_string().len() < 2000, "{game}: {case}");
+        }
+        // Two cases on two threads, each at most the 1 s limit, whatever the program holds.
+        assert!(
+            elapsed < Duration::from_secs(20),
+            "{game} / {}: took {elapsed:?}",
+            behaviour.name
+        );
+        assert_none_left(&format!("1000.{mark}"), behaviour.name);
+    }
+    // The table the closing note shows: `cargo test -p marathon --test trust -- --nocapture`.
+    println!("{}", rows.join("\n"));
+    assert!(wrong.is_empty(), "{game}:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn hostile_programs_linez() {
+    hostile_programs_get_their_verdicts(GAMES[0].0, GAMES[0].1);
+}
+
+#[test]
+fn hostile_programs_tiles() {
+    hostile_programs_get_their_verdicts(GAMES[1].0, GAMES[1].1);
+}
+
+#[test]
+fn hostile_programs_reversi() {
+    hostile_programs_get_their_verdicts(GAMES[2].0, GAMES[2].1);
+}
+
+#[test]
+fn hostile_programs_polyomino() {
+    hostile_programs_get_their_verdicts(GAMES[3].0, GAMES[3].1);
+}
+
+#[test]
+fn hostile_programs_solitaire() {
+    hostile_programs_get_their_verdicts(GAMES[4].0, GAMES[4].1);
+}
+
+/// The variable every player of marathon process `pid` carries (see `process_tree`).
+fn player_tag_of(pid: u32) -> String {
+    format!("MARATHON_PLAYER_{pid}_")
+}
+
+/// Live processes whose environment holds `needle`.
+fn live_with_environment(needle: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if environ
+            .windows(needle.len())
+            .any(|window| window == needle.as_bytes())
+        {
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            if !stat.contains(") Z") {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+fn wait_for_lines(path: &Path, lines: usize) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while read_json(path).len() < lines {
+        assert!(Instant::now() < deadline, "no {lines} cases in {path:?}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Ctrl-C (or SIGTERM) during a run: no new case, the running players killed, what finished on
+/// disk (JSON lines, best scores, report) and in a summary marked as interrupted; exit 130 / 143.
+#[test]
+fn an_interrupted_run_keeps_what_finished_and_leaves_no_player() {
+    for (signal, code) in [(Signal::SIGINT, 130), (Signal::SIGTERM, 143)] {
+        let dir = temp_dir(&format!("interrupt-{signal}"));
+        let (json, best, report) = (
+            dir.join("run.jsonl"),
+            dir.join("best.txt"),
+            dir.join("report.html"),
+        );
+        // A program: the greedy player, through `marathon solve`, on many short cases.
+        let program = format!("'{MARATHON}' solve linez --player greedy");
+        let child = marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-100000",
+            "--threads",
+            "2",
+            "--json",
+            json.to_str().unwrap(),
+            "--best",
+            best.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+            "--exec",
+            &program,
+        ])
+        .spawn()
+        .expect("marathon starts");
+        let pid = child.id();
+        wait_for_lines(&json, 3);
+        kill(Pid::from_raw(pid as i32), signal).expect("the signal is sent");
+        let started = Instant::now();
+        let run = finish(child);
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(run.code, Some(code), "{}", run.stdout);
+        let cases = read_json(&json);
+        assert!(cases.len() >= 3 && cases.len() < 100_000, "{}", cases.len());
+        assert!(cases.iter().all(|c| c["verdict"] == "ok"), "{cases:?}");
+        let summary = format!(
+            "interrupted by {}: {} of 100000 cases finished",
+            signal.as_str(),
+            cases.len()
+        );
+        assert!(run.stdout.contains(&summary), "{}", run.stdout);
+        let row = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("linez"))
+            .expect("a summary row");
+        assert_eq!(
+            row.split_whitespace().nth(1),
+            Some(cases.len().to_string().as_str()),
+            "{row}"
+        );
+        let best_lines = std::fs::read_to_string(&best).expect("best scores written");
+        assert_eq!(best_lines.lines().count(), cases.len() + 1, "{best_lines}");
+        assert!(std::fs::metadata(&report).expect("a report").len() > 1000);
+        assert!(
+            live_with_environment(&player_tag_of(pid)).is_empty(),
+            "players of {pid} left"
+        );
+    }
+}
+
+/// A second Ctrl-C does not wait for the running cases: it kills the players and exits.
+#[test]
+fn a_second_interrupt_exits_at_once_killing_the_players() {
+    let dir = temp_dir("interrupt-twice");
+    let json = dir.join("run.jsonl");
+    let mark = marker();
+    let program = format!("trap '' TERM INT; sleep 1000.{mark}");
+    let child = marathon(&[
+        "play",
+        "linez",
+        "--seeds",
+        "1-4",
+        "--time-limit",
+        "500",
+        "--json",
+        json.to_str().unwrap(),
+        "--exec",
+        &program,
+    ])
+    .spawn()
+    .expect("marathon starts");
+    let pid = Pid::from_raw(child.id() as i32);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while live_with(&format!("1000.{mark}")).len() < 2 {
+        assert!(Instant::now() < deadline, "the players never started");
+        thread::sleep(Duration::from_millis(20));
+    }
+    kill(pid, Signal::SIGINT).unwrap();
+    kill(pid, Signal::SIGINT).unwrap();
+    let started = Instant::now();
+    let run = finish(child);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(run.code, Some(130));
+    assert_none_left(&format!("1000.{mark}"), "after a second Ctrl-C");
+    assert!(read_json(&json).is_empty());
+}
+
+/// `marathon ... | head -1`: printing stops quietly, the run goes on and its files are written.
+#[test]
+fn a_closed_stdout_loses_nothing() {
+    let dir = temp_dir("closed-stdout");
+    let json = dir.join("run.jsonl");
+    let mut child = marathon(&[
+        "play",
+        "linez",
+        "--seeds",
+        "1-20",
+        "--player",
+        "greedy",
+        "--json",
+        json.to_str().unwrap(),
+    ])
+    .spawn()
+    .expect("marathon starts");
+    // Close the read end at once, as `head` does once it has its line.
+    drop(child.stdout.take());
+    let run = finish(child);
+    assert_eq!(run.code, Some(0));
+    assert_eq!(read_json(&json).len(), 20);
+
+    let mut gen_case = marathon(&["gen", "polyomino", "--seed", "18"])
+        .spawn()
+        .expect("marathon starts");
+    let mut first = [0u8; 1];
+    gen_case
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(gen_case.stdout.take());
+    assert_eq!(finish(gen_case).code, Some(0));
+}
+
+/// A full disk is an error with a message and exit 1, not a panic.
+#[test]
+fn a_full_disk_is_an_error() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    };
+    let output = Command::new(MARATHON)
+        .args(["gen", "polyomino", "--seed", "18"])
+        .stdout(full)
+        .output()
+        .expect("marathon runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    let dir = temp_dir("full-disk");
+    let output = Command::new(MARATHON)
+        .args(["play", "linez", "--seeds", "1-3", "--player", "random"])
+        .args(["--best", dir.join("best.txt").to_str().unwrap()])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .expect("marathon runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // The files are written all the same.
+    let best = std::fs::read_to_string(dir.join("best.txt")).unwrap();
+    assert_eq!(best.lines().count(), 4, "{best}");
+}
+
+/// A path that cannot be written is refused before the first case, not after the last.
+#[test]
+fn bad_output_paths_are_refused_before_playing() {
+    for flag in ["--json", "--best", "--report"] {
+        let started = Instant::now();
+        let output = Command::new(MARATHON)
+            .args([
+                "play",
+                "linez",
+                "--seeds",
+                "1-20",
+                flag,
+                "/nonexistent/dir/file",
+            ])
+            .output()
+            .expect("marathon runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains(flag), "{stderr}");
+        assert!(stderr.contains("/nonexistent/dir/file"), "{stderr}");
+        // Twenty cases at the contest's 20 s would take minutes.
+        assert!(started.elapsed() < Duration::from_secs(10), "{flag}");
+    }
+}
