@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 use marathon_core::machine_load::PlayersCpu;
+use marathon_core::record::CaseRecord;
 use marathon_core::report::{self, BestScores, Summary};
 use marathon_core::runner::{RunOptions, run_cases};
 use marathon_core::{
@@ -451,7 +452,7 @@ impl Sinks {
             best.relative(outcome, game.maximize())
         });
         if let (Some((path, file)), None) = (&mut self.json, &self.json_error) {
-            let mut line = report::json_line(outcome, relative);
+            let mut line = CaseRecord::new(outcome, relative).to_line();
             line.push('\n');
             if let Err(e) = file.write_all(line.as_bytes()) {
                 let message = format!("cannot write {}: {e}", path.display());

@@ -10,6 +10,7 @@ pub mod interrupt;
 pub mod machine_load;
 pub mod observation;
 pub mod process_tree;
+pub mod record;
 pub mod replay;
 pub mod report;
 pub mod rng;

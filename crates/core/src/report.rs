@@ -6,8 +6,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
-
 use crate::game::{CaseId, CaseOutcome};
 
 /// Aggregates of a run over one game.
@@ -233,45 +231,6 @@ pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
     out
 }
 
-/// One JSON object per case (JSON Lines): `game, seed, params, score, moves, time_ms, verdict`,
-/// the verdict's detail when there is one, `case` (and `group`) for named or grouped cases, the
-/// game's metrics by name, and `relative` when best scores were given.
-pub fn json_line(outcome: &CaseOutcome, relative: Option<f64>) -> String {
-    let mut params = Map::new();
-    for (name, value) in &outcome.params {
-        let value = value
-            .parse::<i64>()
-            .map(Value::from)
-            .unwrap_or_else(|_| Value::from(value.clone()));
-        params.insert(name.to_string(), value);
-    }
-    let mut object = json!({
-        "game": outcome.game,
-        "seed": outcome.case.seed,
-        "params": params,
-        "score": outcome.score,
-        "moves": outcome.moves,
-        "time_ms": outcome.time.as_millis() as u64,
-    });
-    let verdict = serde_json::to_value(&outcome.verdict).expect("verdicts serialise");
-    if let (Value::Object(target), Value::Object(fields)) = (&mut object, verdict) {
-        target.extend(fields);
-        if outcome.case.name.is_some() || outcome.case.group.is_some() {
-            target.insert("case".into(), json!(outcome.case.to_string()));
-        }
-        if let Some(group) = outcome.case.group {
-            target.insert("group".into(), json!(group));
-        }
-        for metric in &outcome.metrics {
-            target.insert(metric.name.into(), json!(metric.value));
-        }
-        if let Some(relative) = relative {
-            target.insert("relative".into(), json!(relative));
-        }
-    }
-    object.to_string()
-}
-
 /// Best-known scores per (game, case), kept in a small text file: one `game case score` a line,
 /// the case written as tables show it (`17`, `g6:17`, `g6-1`).
 /// A run reads it to print relative scores and writes back any score that beats it.
@@ -448,16 +407,6 @@ mod tests {
         assert!(lines[1].starts_with("g6-1  6     40      13"), "{table}");
         assert!(lines[2].starts_with("g6:3  6     20     6.5"), "{table}");
 
-        let v: Value = serde_json::from_str(&json_line(&official, None)).unwrap();
-        assert_eq!(
-            (v["case"].as_str(), v["group"].as_u64()),
-            (Some("g6-1"), Some(6))
-        );
-        assert_eq!(
-            (v["seed"].as_u64(), v["points"].as_f64()),
-            (Some(12), Some(13.0))
-        );
-
         let s = Summary::of(&both, None);
         assert_eq!(s.total, 60.0);
         assert_eq!(
@@ -476,24 +425,6 @@ mod tests {
                     == ["solitaire", "points", "9.75", "19.5"]),
             "{summary}"
         );
-    }
-
-    #[test]
-    fn json_line_has_the_documented_fields() {
-        let line = json_line(
-            &outcome(7, 12.0, Verdict::invalid("Z9", "bad row")),
-            Some(50.0),
-        );
-        let v: Value = serde_json::from_str(&line).unwrap();
-        assert_eq!(v["game"], "linez");
-        assert_eq!(v["seed"], 7);
-        assert_eq!(v["params"]["N"], 6);
-        assert_eq!(v["score"], 12.0);
-        assert_eq!(v["moves"], 10);
-        assert_eq!(v["time_ms"], 1500);
-        assert_eq!(v["verdict"], "invalid");
-        assert_eq!(v["reason"], "bad row");
-        assert_eq!(v["relative"], 50.0);
     }
 
     #[test]

@@ -8,9 +8,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use serde_json::Value;
-
 use crate::game::{CaseOutcome, PlayerSpec};
+use crate::record::CaseRecord;
 use crate::replay::escape_html as escape;
 use crate::report::{Summary, format_score};
 
@@ -30,31 +29,12 @@ pub struct EarlierRun {
 }
 
 impl EarlierRun {
-    /// Reads the JSON Lines `marathon play --json` writes (`game`, `seed` or `case`, `score`).
+    /// Reads the JSON Lines `marathon play --json` writes ([`CaseRecord`]).
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let mut scores = HashMap::new();
-        for (number, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = || format!("{}:{}", path.display(), number + 1);
-            let value: Value = serde_json::from_str(line)
-                .map_err(|e| format!("{}: not a JSON object: {e}", at()))?;
-            let game = value["game"]
-                .as_str()
-                .ok_or_else(|| format!("{}: no \"game\"", at()))?;
-            let case = match (&value["case"], &value["seed"]) {
-                (Value::String(case), _) => case.clone(),
-                (_, Value::Number(seed)) => seed.to_string(),
-                _ => return Err(format!("{}: no \"seed\" or \"case\"", at())),
-            };
-            let score = value["score"]
-                .as_f64()
-                .ok_or_else(|| format!("{}: no numeric \"score\"", at()))?;
-            scores.insert((game.to_string(), case), score);
-        }
+        let scores = CaseRecord::read_file(path)?
+            .into_iter()
+            .map(|record| ((record.game.clone(), record.case_key()), record.score))
+            .collect();
         Ok(EarlierRun {
             name: path.display().to_string(),
             scores,
@@ -425,12 +405,13 @@ mod tests {
             outcome(CaseId::seed(3), 70.0, Verdict::Ok),
             outcome(CaseId::seed(4), 10.0, Verdict::Ok),
         ];
-        let earlier = earlier(
-            "{\"game\":\"linez\",\"seed\":1,\"score\":100}\n\
-             {\"game\":\"linez\",\"seed\":2,\"score\":100}\n\
-             {\"game\":\"linez\",\"seed\":3,\"score\":70}\n\
-             {\"game\":\"tiles\",\"seed\":4,\"score\":1}\n",
-        )
+        let earlier = earlier(&format!(
+            "{}\n{}\n{}\n{}\n",
+            line("linez", CaseId::seed(1), 100.0),
+            line("linez", CaseId::seed(2), 100.0),
+            line("linez", CaseId::seed(3), 70.0),
+            line("tiles", CaseId::seed(4), 1.0),
+        ))
         .unwrap();
         let summary = Summary::of(&outcomes, None);
         let mut run = GameRun {
@@ -449,15 +430,21 @@ mod tests {
         assert!((c.ratio_of_sums - 270.0 / 320.0).abs() < 1e-12);
     }
 
+    /// A line as `--json` writes it.
+    fn line(game: &'static str, case: CaseId, score: f64) -> String {
+        let mut outcome = outcome(case, score, Verdict::Ok);
+        outcome.game = game;
+        CaseRecord::new(&outcome, None).to_line()
+    }
+
     #[test]
     fn earlier_runs_name_the_bad_line() {
-        let err = earlier("{\"game\":\"linez\",\"seed\":1,\"score\":1}\nnot json\n").unwrap_err();
-        assert!(err.contains(".jsonl:2: not a JSON object"), "{err}");
+        let good = line("linez", CaseId::seed(1), 1.0);
+        let err = earlier(&format!("{good}\nnot json\n")).unwrap_err();
+        assert!(err.contains(".jsonl:2: expected"), "{err}");
         let err = earlier("{\"game\":\"linez\",\"seed\":1}\n").unwrap_err();
-        assert!(err.contains(".jsonl:1: no numeric \"score\""), "{err}");
-        let named =
-            earlier("{\"game\":\"solitaire\",\"seed\":12,\"case\":\"g6-1\",\"score\":40}\n")
-                .unwrap();
+        assert!(err.contains(".jsonl:1: missing field"), "{err}");
+        let named = earlier(&line("solitaire", CaseId::named("g6-1", Some(6), 12), 40.0)).unwrap();
         assert_eq!(named.get("solitaire", "g6-1"), Some(40.0));
     }
 

@@ -1,0 +1,192 @@
+//! A case's line in `--json` (JSON Lines): one type that writes and reads it, so the format
+//! lives in one place. The schema, version [`SCHEMA`], is documented in `docs/json.md`.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::CaseOutcome;
+use crate::verdict::Verdict;
+
+/// The version of the format [`CaseRecord`] writes, as `docs/json.md` documents it.
+pub const SCHEMA: u32 = 1;
+
+/// One case's result as a JSON object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseRecord {
+    pub game: String,
+    pub seed: u64,
+    /// The case as tables show it, for named or grouped cases (`g6-1`, `g6:17`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<u32>,
+    /// The case's parameters: numbers where they are integers, else text.
+    pub params: BTreeMap<String, Param>,
+    pub score: f64,
+    pub moves: u64,
+    /// The player's time as the judge counted it, in milliseconds.
+    pub time_ms: u64,
+    /// `verdict` and the verdict's own fields (`line`, `line_bytes`, `reason`; `limit_ms`,
+    /// `used_ms`, `detail`; `detail`).
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// The game's own figures (Kattis points, polyomino's raw score, ...), by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub metrics: BTreeMap<String, f64>,
+    /// 100 * score / best known, when the run kept best scores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative: Option<f64>,
+}
+
+/// A case parameter's value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Param {
+    Integer(i64),
+    Text(String),
+}
+
+impl CaseRecord {
+    pub fn new(outcome: &CaseOutcome, relative: Option<f64>) -> Self {
+        let named = outcome.case.name.is_some() || outcome.case.group.is_some();
+        CaseRecord {
+            game: outcome.game.to_string(),
+            seed: outcome.case.seed,
+            case: named.then(|| outcome.case.to_string()),
+            group: outcome.case.group,
+            params: outcome
+                .params
+                .iter()
+                .map(|(name, value)| {
+                    let value = value
+                        .parse()
+                        .map_or_else(|_| Param::Text(value.clone()), Param::Integer);
+                    (name.to_string(), value)
+                })
+                .collect(),
+            score: outcome.score,
+            moves: outcome.moves,
+            time_ms: u64::try_from(outcome.time.as_millis()).unwrap_or(u64::MAX),
+            verdict: outcome.verdict.clone(),
+            metrics: outcome
+                .metrics
+                .iter()
+                .map(|metric| (metric.name.to_string(), metric.value))
+                .collect(),
+            relative,
+        }
+    }
+
+    /// The case as tables and best-score files name it: its name, `g6:17`, or its seed.
+    pub fn case_key(&self) -> String {
+        self.case.clone().unwrap_or_else(|| self.seed.to_string())
+    }
+
+    /// The object on one line, without the newline.
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("a record always serialises")
+    }
+
+    /// Reads one line; the error says what is wrong with it.
+    pub fn from_line(line: &str) -> Result<Self, String> {
+        serde_json::from_str(line).map_err(|e| e.to_string())
+    }
+
+    /// Every record of a JSON Lines file (blank lines skipped); an error names the file and
+    /// line.
+    pub fn read_file(path: &Path) -> Result<Vec<Self>, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e: io::Error| format!("cannot read {}: {e}", path.display()))?;
+        text.lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(number, line)| {
+                Self::from_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::game::{CaseId, Metric};
+
+    fn outcome(verdict: Verdict) -> CaseOutcome {
+        CaseOutcome {
+            game: "solitaire",
+            case: CaseId::named("g6-1", Some(6), 12),
+            params: vec![("N", "6".into()), ("alphabet", "dam,torn".into())],
+            score: 40.5,
+            moves: 10,
+            time: Duration::from_millis(1500),
+            verdict,
+            metrics: vec![Metric {
+                name: "points",
+                value: 13.0,
+            }],
+        }
+    }
+
+    #[test]
+    fn every_verdict_round_trips_through_a_line() {
+        for verdict in [
+            Verdict::Ok,
+            Verdict::invalid("Z9", "bad row"),
+            Verdict::timeout(Duration::from_secs(2), Duration::from_millis(2003), true),
+            Verdict::Crash {
+                detail: "exit status 3".into(),
+            },
+            Verdict::Protocol {
+                detail: "exited before replying (exit status 0)".into(),
+            },
+        ] {
+            let record = CaseRecord::new(&outcome(verdict), Some(87.5));
+            let line = record.to_line();
+            assert!(!line.contains('\n'));
+            assert_eq!(CaseRecord::from_line(&line), Ok(record), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_line_has_the_documented_fields() {
+        let line = CaseRecord::new(&outcome(Verdict::invalid("Z9", "bad row")), None).to_line();
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["game"], "solitaire");
+        assert_eq!(value["seed"], 12);
+        assert_eq!(value["case"], "g6-1");
+        assert_eq!(value["group"], 6);
+        assert_eq!(value["params"]["N"], 6);
+        assert_eq!(value["params"]["alphabet"], "dam,torn");
+        assert_eq!(value["score"], 40.5);
+        assert_eq!(value["moves"], 10);
+        assert_eq!(value["time_ms"], 1500);
+        assert_eq!(value["verdict"], "invalid");
+        assert_eq!(value["line"], "Z9");
+        assert_eq!(value["line_bytes"], 2);
+        assert_eq!(value["reason"], "bad row");
+        assert_eq!(value["metrics"]["points"], 13.0);
+        assert!(value.get("relative").is_none());
+    }
+
+    #[test]
+    fn a_plain_seed_has_no_case_field_and_is_keyed_by_its_seed() {
+        let mut plain = outcome(Verdict::Ok);
+        plain.case = CaseId::seed(17);
+        let record = CaseRecord::new(&plain, None);
+        assert!(!record.to_line().contains("\"case\""));
+        assert_eq!(record.case_key(), "17");
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let error = CaseRecord::from_line(r#"{"game":"linez","seed":1}"#).unwrap_err();
+        assert!(error.contains("missing field"), "{error}");
+        assert!(CaseRecord::from_line("not json").is_err());
+    }
+}
