@@ -6,6 +6,9 @@
 //! are separated by whitespace.
 
 use std::fmt;
+use std::num::IntErrorKind;
+
+use marathon_core::verdict::excerpt;
 
 use crate::rules::{Board, Piece, ShapeError};
 
@@ -41,6 +44,8 @@ impl fmt::Display for Command {
 }
 
 /// Why a line of the program is not a command. Tokens count from 1 (the command word is 1).
+/// A token quoted here is cut to [`marathon_core::verdict::QUOTE_BYTES`], so a megabyte of
+/// garbage makes a short error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {
     Empty,
@@ -56,6 +61,11 @@ pub enum CommandError {
     },
     /// Token `token` is not an integer.
     Number {
+        token: usize,
+        found: String,
+    },
+    /// Token `token` is an integer too large for 64 bits (either sign).
+    TooLarge {
         token: usize,
         found: String,
     },
@@ -76,6 +86,12 @@ impl fmt::Display for CommandError {
             CommandError::Number { token, found } => {
                 write!(f, "token {token} must be an integer, got {found:?}")
             }
+            CommandError::TooLarge { token, found } => write!(
+                f,
+                "token {token} must be a 64-bit integer ({}..={}), got {found:?}",
+                i64::MIN,
+                i64::MAX
+            ),
         }
     }
 }
@@ -94,7 +110,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         "DONE" => ("DONE", 0),
         _ => {
             return Err(CommandError::Unknown {
-                word: word.to_string(),
+                word: excerpt(word),
             });
         }
     };
@@ -108,9 +124,14 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
     }
     let mut numbers = [0i64; 4];
     for (i, arg) in args.iter().enumerate() {
-        numbers[i] = arg.parse().map_err(|_| CommandError::Number {
-            token: i + 2,
-            found: arg.to_string(),
+        numbers[i] = arg.parse().map_err(|e: std::num::ParseIntError| {
+            let (token, found) = (i + 2, excerpt(arg));
+            match e.kind() {
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                    CommandError::TooLarge { token, found }
+                }
+                _ => CommandError::Number { token, found },
+            }
         })?;
     }
     Ok(match command {
@@ -217,7 +238,7 @@ pub fn parse_numbers<const N: usize>(text: &str, line: usize) -> Result<[i64; N]
         numbers[i] = token.parse().map_err(|_| TextError::Number {
             line,
             token: i + 1,
-            found: token.to_string(),
+            found: excerpt(token),
         })?;
     }
     Ok(numbers)
@@ -326,7 +347,7 @@ pub fn parse_piece_rows<S: AsRef<str>>(rows: &[S], width: usize) -> Result<Piece
             return Err(TextError::PieceRow {
                 line: k + 2,
                 expected: width,
-                found: row.to_string(),
+                found: excerpt(row),
             });
         }
     }
