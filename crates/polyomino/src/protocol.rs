@@ -7,6 +7,7 @@
 
 use std::fmt;
 use std::num::IntErrorKind;
+use std::ops::RangeBounds;
 
 use marathon_core::verdict::excerpt;
 
@@ -244,18 +245,17 @@ pub fn parse_numbers<const N: usize>(text: &str, line: usize) -> Result<[i64; N]
     Ok(numbers)
 }
 
+/// `value` as a `usize` if it lies in `range`.
 fn in_range(
     value: i64,
-    lo: i64,
-    hi: i64,
+    range: impl RangeBounds<usize>,
     line: usize,
     what: &'static str,
 ) -> Result<usize, TextError> {
-    if (lo..=hi).contains(&value) {
-        Ok(value as usize)
-    } else {
-        Err(TextError::Range { line, what, value })
-    }
+    usize::try_from(value)
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or(TextError::Range { line, what, value })
 }
 
 /// The case as the judge sends it: `W H K` then the K covered cells `x y`, in order.
@@ -270,9 +270,9 @@ pub fn format_case(width: usize, height: usize, covered: &[(usize, usize)]) -> S
 /// Reads the first line `W H K` (W, H at least 1; K at most W*H).
 pub fn parse_case_header(text: &str) -> Result<(usize, usize, usize), TextError> {
     let [w, h, k] = parse_numbers::<3>(text, 1)?;
-    let width = in_range(w, 1, 1 << 16, 1, "width")?;
-    let height = in_range(h, 1, 1 << 16, 1, "height")?;
-    let count = in_range(k, 0, (width * height) as i64, 1, "covered count")?;
+    let width = in_range(w, 1..=1 << 16, 1, "width")?;
+    let height = in_range(h, 1..=1 << 16, 1, "height")?;
+    let count = in_range(k, 0..=width * height, 1, "covered count")?;
     Ok((width, height, count))
 }
 
@@ -285,8 +285,8 @@ pub fn parse_cell(
 ) -> Result<(usize, usize), TextError> {
     let [x, y] = parse_numbers::<2>(text, line)?;
     Ok((
-        in_range(x, 0, width as i64 - 1, line, "x")?,
-        in_range(y, 0, height as i64 - 1, line, "y")?,
+        in_range(x, 0..width, line, "x")?,
+        in_range(y, 0..height, line, "y")?,
     ))
 }
 
@@ -333,9 +333,9 @@ pub fn format_piece(index: usize, piece: &Piece) -> String {
 pub fn parse_piece_header(text: &str) -> Result<(usize, usize, usize), TextError> {
     let [i, h, w] = parse_numbers::<3>(text, 1)?;
     Ok((
-        in_range(i, 0, i64::MAX, 1, "index")?,
-        in_range(h, 1, 1 << 16, 1, "piece height")?,
-        in_range(w, 1, 1 << 16, 1, "piece width")?,
+        in_range(i, 0.., 1, "index")?,
+        in_range(h, 1..=1 << 16, 1, "piece height")?,
+        in_range(w, 1..=1 << 16, 1, "piece width")?,
     ))
 }
 
@@ -387,5 +387,9 @@ pub fn format_total(total: u64) -> String {
 /// Reads the answer to `PLACE`.
 pub fn parse_total(text: &str) -> Result<u64, TextError> {
     let [total] = parse_numbers::<1>(text, 1)?;
-    Ok(in_range(total, 0, i64::MAX, 1, "total")? as u64)
+    u64::try_from(total).map_err(|_| TextError::Range {
+        line: 1,
+        what: "total",
+        value: total,
+    })
 }
