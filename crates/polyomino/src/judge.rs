@@ -192,23 +192,22 @@ fn serve(
                 y,
                 rotation,
             } => {
-                let total = session
-                    .place_next(index, x, y, rotation)
+                let placed = session
+                    .place(index, x, y, rotation)
                     .map_err(|e| invalid(e.to_string()))?;
                 if let Some(steps) = steps.as_deref_mut() {
-                    // Accepted, so index, rotation and position are in range.
-                    let piece = session.pieces()[index as usize].rotated(rotation as u8);
-                    let cells = piece
+                    let cells = placed
+                        .piece
                         .cells()
                         .iter()
-                        .map(|&(dx, dy)| (y as usize + dy) * case.width + x as usize + dx)
+                        .map(|&(dx, dy)| (placed.y + dy) * case.width + placed.x + dx)
                         .collect();
                     steps.push(Step::Place {
-                        index: index as usize,
+                        index: placed.index,
                         cells,
                     });
                 }
-                format_total(total)
+                format_total(placed.total)
             }
             Command::Done => return Ok(()),
         };

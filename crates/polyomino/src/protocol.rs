@@ -6,6 +6,10 @@
 //! are separated by whitespace.
 
 use std::fmt;
+use std::num::IntErrorKind;
+use std::ops::RangeBounds;
+
+use marathon_core::verdict::excerpt;
 
 use crate::rules::{Board, Piece, ShapeError};
 
@@ -41,6 +45,8 @@ impl fmt::Display for Command {
 }
 
 /// Why a line of the program is not a command. Tokens count from 1 (the command word is 1).
+/// A token quoted here is cut to [`marathon_core::verdict::QUOTE_BYTES`], so a megabyte of
+/// garbage makes a short error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {
     Empty,
@@ -56,6 +62,11 @@ pub enum CommandError {
     },
     /// Token `token` is not an integer.
     Number {
+        token: usize,
+        found: String,
+    },
+    /// Token `token` is an integer too large for 64 bits (either sign).
+    TooLarge {
         token: usize,
         found: String,
     },
@@ -76,6 +87,12 @@ impl fmt::Display for CommandError {
             CommandError::Number { token, found } => {
                 write!(f, "token {token} must be an integer, got {found:?}")
             }
+            CommandError::TooLarge { token, found } => write!(
+                f,
+                "token {token} must be a 64-bit integer ({}..={}), got {found:?}",
+                i64::MIN,
+                i64::MAX
+            ),
         }
     }
 }
@@ -94,7 +111,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         "DONE" => ("DONE", 0),
         _ => {
             return Err(CommandError::Unknown {
-                word: word.to_string(),
+                word: excerpt(word),
             });
         }
     };
@@ -108,9 +125,14 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
     }
     let mut numbers = [0i64; 4];
     for (i, arg) in args.iter().enumerate() {
-        numbers[i] = arg.parse().map_err(|_| CommandError::Number {
-            token: i + 2,
-            found: arg.to_string(),
+        numbers[i] = arg.parse().map_err(|e: std::num::ParseIntError| {
+            let (token, found) = (i + 2, excerpt(arg));
+            match e.kind() {
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                    CommandError::TooLarge { token, found }
+                }
+                _ => CommandError::Number { token, found },
+            }
         })?;
     }
     Ok(match command {
@@ -217,24 +239,23 @@ pub fn parse_numbers<const N: usize>(text: &str, line: usize) -> Result<[i64; N]
         numbers[i] = token.parse().map_err(|_| TextError::Number {
             line,
             token: i + 1,
-            found: token.to_string(),
+            found: excerpt(token),
         })?;
     }
     Ok(numbers)
 }
 
+/// `value` as a `usize` if it lies in `range`.
 fn in_range(
     value: i64,
-    lo: i64,
-    hi: i64,
+    range: impl RangeBounds<usize>,
     line: usize,
     what: &'static str,
 ) -> Result<usize, TextError> {
-    if (lo..=hi).contains(&value) {
-        Ok(value as usize)
-    } else {
-        Err(TextError::Range { line, what, value })
-    }
+    usize::try_from(value)
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or(TextError::Range { line, what, value })
 }
 
 /// The case as the judge sends it: `W H K` then the K covered cells `x y`, in order.
@@ -249,9 +270,9 @@ pub fn format_case(width: usize, height: usize, covered: &[(usize, usize)]) -> S
 /// Reads the first line `W H K` (W, H at least 1; K at most W*H).
 pub fn parse_case_header(text: &str) -> Result<(usize, usize, usize), TextError> {
     let [w, h, k] = parse_numbers::<3>(text, 1)?;
-    let width = in_range(w, 1, 1 << 16, 1, "width")?;
-    let height = in_range(h, 1, 1 << 16, 1, "height")?;
-    let count = in_range(k, 0, (width * height) as i64, 1, "covered count")?;
+    let width = in_range(w, 1..=1 << 16, 1, "width")?;
+    let height = in_range(h, 1..=1 << 16, 1, "height")?;
+    let count = in_range(k, 0..=width * height, 1, "covered count")?;
     Ok((width, height, count))
 }
 
@@ -264,8 +285,8 @@ pub fn parse_cell(
 ) -> Result<(usize, usize), TextError> {
     let [x, y] = parse_numbers::<2>(text, line)?;
     Ok((
-        in_range(x, 0, width as i64 - 1, line, "x")?,
-        in_range(y, 0, height as i64 - 1, line, "y")?,
+        in_range(x, 0..width, line, "x")?,
+        in_range(y, 0..height, line, "y")?,
     ))
 }
 
@@ -312,9 +333,9 @@ pub fn format_piece(index: usize, piece: &Piece) -> String {
 pub fn parse_piece_header(text: &str) -> Result<(usize, usize, usize), TextError> {
     let [i, h, w] = parse_numbers::<3>(text, 1)?;
     Ok((
-        in_range(i, 0, i64::MAX, 1, "index")?,
-        in_range(h, 1, 1 << 16, 1, "piece height")?,
-        in_range(w, 1, 1 << 16, 1, "piece width")?,
+        in_range(i, 0.., 1, "index")?,
+        in_range(h, 1..=1 << 16, 1, "piece height")?,
+        in_range(w, 1..=1 << 16, 1, "piece width")?,
     ))
 }
 
@@ -326,7 +347,7 @@ pub fn parse_piece_rows<S: AsRef<str>>(rows: &[S], width: usize) -> Result<Piece
             return Err(TextError::PieceRow {
                 line: k + 2,
                 expected: width,
-                found: row.to_string(),
+                found: excerpt(row),
             });
         }
     }
@@ -366,5 +387,9 @@ pub fn format_total(total: u64) -> String {
 /// Reads the answer to `PLACE`.
 pub fn parse_total(text: &str) -> Result<u64, TextError> {
     let [total] = parse_numbers::<1>(text, 1)?;
-    Ok(in_range(total, 0, i64::MAX, 1, "total")? as u64)
+    u64::try_from(total).map_err(|_| TextError::Range {
+        line: 1,
+        what: "total",
+        value: total,
+    })
 }

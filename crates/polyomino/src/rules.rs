@@ -237,20 +237,20 @@ impl Board {
         self.covered.iter().filter(|&&c| c).count()
     }
 
-    /// The first cell of `piece` placed with its box at `(x, y)` that is off the board or
-    /// covered, if any; `Ok` means the piece fits there.
-    pub fn check_fit(&self, piece: &Piece, x: i64, y: i64) -> Result<(), PlaceProblem> {
-        let (w, h) = (self.width as i64, self.height as i64);
-        if x < 0 || y < 0 || x + piece.width as i64 > w || y + piece.height as i64 > h {
-            return Err(PlaceProblem::OffBoard);
-        }
+    /// Where `piece` goes with its box's upper-left corner at `(x, y)`: that corner as board
+    /// coordinates if the whole piece lies on the board on free cells, else the first problem
+    /// (the x range, then the y range, then the covered cells in the piece's order). The
+    /// coordinates come from the player, so any `i64` is checked without overflow.
+    pub fn check_fit(&self, piece: &Piece, x: i64, y: i64) -> Result<(usize, usize), PlaceProblem> {
+        let x = fit_span(Axis::X, x, piece.width, self.width)?;
+        let y = fit_span(Axis::Y, y, piece.height, self.height)?;
         for &(cx, cy) in piece.cells() {
-            let (bx, by) = (x as usize + cx, y as usize + cy);
+            let (bx, by) = (x + cx, y + cy);
             if self.is_covered(bx, by) {
                 return Err(PlaceProblem::Covered { x: bx, y: by });
             }
         }
-        Ok(())
+        Ok((x, y))
     }
 
     /// Covers the cells of `piece` with its box at `(x, y)`; the fit must have been checked.
@@ -314,13 +314,72 @@ impl fmt::Debug for Board {
     }
 }
 
+/// A board direction: x counts columns (the board's width), y counts rows (its height).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    X,
+    Y,
+}
+
+/// The box's start `at` along `axis` as a board coordinate, if a box `extent` cells long
+/// starting there stays within a board `length` cells long.
+fn fit_span(axis: Axis, at: i64, extent: usize, length: usize) -> Result<usize, PlaceProblem> {
+    let off = || PlaceProblem::OffBoard {
+        axis,
+        at,
+        extent,
+        length,
+    };
+    let start = usize::try_from(at).map_err(|_| off())?;
+    // `start < length` first, so the subtraction cannot wrap.
+    if start < length && extent <= length - start {
+        Ok(start)
+    } else {
+        Err(off())
+    }
+}
+
 /// Why a piece cannot go where it was placed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlaceProblem {
-    /// Part of the piece would leave the board.
-    OffBoard,
+    /// Along `axis`, the piece's box (`extent` cells long) starting at `at` does not lie
+    /// within the board's `length` cells (`0..length`).
+    OffBoard {
+        axis: Axis,
+        at: i64,
+        extent: usize,
+        length: usize,
+    },
     /// The piece would cover the already covered cell `(x, y)`.
     Covered { x: usize, y: usize },
+}
+
+impl fmt::Display for PlaceProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PlaceProblem::OffBoard {
+                axis,
+                at,
+                extent,
+                length,
+            } => {
+                let (name, long) = match axis {
+                    Axis::X => ("x", "wide"),
+                    Axis::Y => ("y", "high"),
+                };
+                match usize::try_from(at) {
+                    Ok(start) if start < length => write!(
+                        f,
+                        "its {extent}-{long} box at {name} = {at} reaches past the \
+                         {length}-{long} board (at most {name} = {})",
+                        length.saturating_sub(extent)
+                    ),
+                    _ => write!(f, "{name} = {at} is off the {length}-{long} board"),
+                }
+            }
+            PlaceProblem::Covered { x, y } => write!(f, "covers the covered cell ({x}, {y})"),
+        }
+    }
 }
 
 /// A call the rules refuse; any of them scores 0 for the case (RULES.md, Polyomino).
@@ -377,10 +436,8 @@ impl fmt::Display for RuleError {
             } => {
                 write!(f, "piece {index} at ({x}, {y}) rotation {rotation} ")?;
                 match problem {
-                    PlaceProblem::OffBoard => write!(f, "leaves the board"),
-                    PlaceProblem::Covered { x, y } => {
-                        write!(f, "covers the covered cell ({x}, {y})")
-                    }
+                    PlaceProblem::OffBoard { .. } => write!(f, "leaves the board: {problem}"),
+                    PlaceProblem::Covered { .. } => write!(f, "{problem}"),
                 }
             }
         }
@@ -461,36 +518,67 @@ impl<S: PieceSource> Session<S> {
         y: i64,
         rotation: i64,
     ) -> Result<u64, RuleError> {
+        self.place(index, x, y, rotation).map(|placed| placed.total)
+    }
+
+    /// [`Session::place_next`], also telling where the piece went (for the judge's replay):
+    /// every argument is the player's, so each is range-checked before it is converted.
+    pub fn place(
+        &mut self,
+        index: i64,
+        x: i64,
+        y: i64,
+        rotation: i64,
+    ) -> Result<Placement, RuleError> {
         let requested = self.pieces.len();
-        if index < 0 || index as u64 >= requested as u64 {
+        let Some(index) = usize::try_from(index).ok().filter(|&i| i < requested) else {
             return Err(RuleError::BadIndex { index, requested });
-        }
-        let index = index as usize;
-        if !(0..ROTATIONS).contains(&rotation) {
+        };
+        let Some(turns) = u8::try_from(rotation)
+            .ok()
+            .filter(|&r| i64::from(r) < ROTATIONS)
+        else {
             return Err(RuleError::BadRotation { rotation });
-        }
+        };
         if self.placed[index] {
             return Err(RuleError::AlreadyPlaced { index });
         }
-        let rotation = rotation as u8;
-        let piece = self.pieces[index].rotated(rotation);
-        self.board
+        let piece = self.pieces[index].rotated(turns);
+        let (bx, by) = self
+            .board
             .check_fit(&piece, x, y)
             .map_err(|problem| RuleError::Place {
                 index,
                 x,
                 y,
-                rotation,
+                rotation: turns,
                 problem,
             })?;
-        self.board.cover_piece(&piece, x as usize, y as usize);
+        self.board.cover_piece(&piece, bx, by);
         self.placed[index] = true;
         let size = piece.size() as u64;
         self.placed_score += size * size;
         self.placed_count += 1;
         self.placed_cells += piece.size();
-        Ok(self.placed_score)
+        Ok(Placement {
+            index,
+            x: bx,
+            y: by,
+            piece,
+            total: self.placed_score,
+        })
     }
+}
+
+/// A piece the session accepted: piece `index`, turned as placed (`piece`), its box's
+/// upper-left corner at column `x`, row `y`; `total` is the running total after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub index: usize,
+    pub x: usize,
+    pub y: usize,
+    pub piece: Piece,
+    pub total: u64,
 }
 
 impl<S> Session<S> {

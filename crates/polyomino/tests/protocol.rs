@@ -76,7 +76,8 @@ fn command_errors_name_the_token() {
         parse_command("GET 99999999999999999999")
             .unwrap_err()
             .to_string(),
-        "token 2 must be an integer, got \"99999999999999999999\""
+        "token 2 must be a 64-bit integer (-9223372036854775808..=9223372036854775807), \
+         got \"99999999999999999999\""
     );
 }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use marathon_polyomino::rules::{
-    Board, Piece, PieceSource, PlaceProblem, RuleError, Session, ShapeError, final_score,
+    Axis, Board, Piece, PieceSource, PlaceProblem, RuleError, Session, ShapeError, final_score,
     region_bound, upper_bound,
 };
 
@@ -88,12 +88,17 @@ fn placements_score_and_refusals_leave_the_session_unchanged() {
             x: 3,
             y: 2,
             rotation: 0,
-            problem: PlaceProblem::OffBoard
+            problem: PlaceProblem::OffBoard {
+                axis: Axis::X,
+                at: 3,
+                extent: 2,
+                length: 4
+            }
         })
     );
     assert_eq!(
         s.place_next(2, -1, 0, 0).unwrap_err().to_string(),
-        "piece 2 at (-1, 0) rotation 0 leaves the board"
+        "piece 2 at (-1, 0) rotation 0 leaves the board: x = -1 is off the 4-wide board"
     );
     assert_eq!(
         s.place_next(0, 0, 0, 0),
@@ -127,6 +132,87 @@ fn placements_score_and_refusals_leave_the_session_unchanged() {
     assert_eq!(s.raw_score(), 9);
     assert_eq!(s.covered_fraction(), 6.0 / 11.0);
     assert_eq!(format!("{:?}", s.board()), "4x3\n..##\n##.#\n##..\n");
+}
+
+/// The refusal of `PLACE index x y rotation` on a fresh 4x3 session holding one L tromino.
+fn refusal(index: i64, x: i64, y: i64, rotation: i64) -> String {
+    let mut s = small_session(vec![piece(&["X.", "XX"])]);
+    s.get_next(3).unwrap();
+    let err = s.place_next(index, x, y, rotation).unwrap_err().to_string();
+    assert_eq!(s.placed_count(), 0, "a refused call changes nothing");
+    err
+}
+
+#[test]
+fn extreme_coordinates_are_off_the_board_not_an_overflow() {
+    // The coordinates whose sums overflowed an `i64` (issue 32): each is refused by name.
+    for (x, y, expected) in [
+        (
+            i64::MAX,
+            0,
+            "x = 9223372036854775807 is off the 4-wide board",
+        ),
+        (
+            i64::MAX - 1,
+            0,
+            "x = 9223372036854775806 is off the 4-wide board",
+        ),
+        (
+            i64::MIN,
+            0,
+            "x = -9223372036854775808 is off the 4-wide board",
+        ),
+        (
+            0,
+            i64::MAX,
+            "y = 9223372036854775807 is off the 3-high board",
+        ),
+        (
+            0,
+            i64::MIN,
+            "y = -9223372036854775808 is off the 3-high board",
+        ),
+        (0, -1, "y = -1 is off the 3-high board"),
+        (4, 0, "x = 4 is off the 4-wide board"),
+        // On the board, but the 2x2 box does not fit after it.
+        (
+            3,
+            0,
+            "its 2-wide box at x = 3 reaches past the 4-wide board (at most x = 2)",
+        ),
+        (
+            2,
+            2,
+            "its 2-high box at y = 2 reaches past the 3-high board (at most y = 1)",
+        ),
+    ] {
+        let err = refusal(0, x, y, 0);
+        assert!(err.ends_with(expected), "({x}, {y}): {err}");
+        assert!(err.contains("leaves the board"), "{err}");
+    }
+    // The last x and y that fit: (2, 1) holds the L's box (2,1)-(3,2), all free.
+    let mut s = small_session(vec![piece(&["X.", "XX"])]);
+    s.get_next(3).unwrap();
+    assert_eq!(s.place_next(0, 2, 1, 0), Ok(9));
+}
+
+#[test]
+fn extreme_indices_and_rotations_are_refused_by_name() {
+    assert_eq!(
+        refusal(i64::MAX, 0, 0, 0),
+        "piece index 9223372036854775807 does not exist (1 pieces requested so far)"
+    );
+    assert_eq!(
+        refusal(i64::MIN, 0, 0, 0),
+        "piece index -9223372036854775808 does not exist (1 pieces requested so far)"
+    );
+    // 256 and 260 would pass for 0 and 4 if cut to a byte.
+    for rotation in [256, 260, i64::MAX, i64::MIN] {
+        assert_eq!(
+            refusal(0, 0, 0, rotation),
+            format!("rotation {rotation} is outside 0..=3")
+        );
+    }
 }
 
 #[test]

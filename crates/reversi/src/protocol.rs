@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use marathon_core::verdict::excerpt;
+
 use crate::rules::{Board, Cell, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, players_for_size};
 
 /// Lines of one observation: the size and the rows.
@@ -69,13 +71,16 @@ impl fmt::Display for ObservationError {
 
 impl std::error::Error for ObservationError {}
 
-/// Why a reply is not a move text.
+/// Why a reply is not a move text. A token quoted here is cut to
+/// [`marathon_core::verdict::QUOTE_BYTES`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveParseError {
     /// Not exactly two whitespace-separated tokens.
     TokenCount { found: usize },
     /// A token is not a non-negative integer; `position` 1 = column, 2 = row.
     NotANumber { position: usize, found: String },
+    /// A token is a non-negative integer too large for any board (it does not fit a `usize`).
+    TooLarge { position: usize, found: String },
 }
 
 impl fmt::Display for MoveParseError {
@@ -89,6 +94,14 @@ impl fmt::Display for MoveParseError {
                 write!(
                     f,
                     "token {position} ({what}) is not a non-negative integer: {found:?}"
+                )
+            }
+            MoveParseError::TooLarge { position, found } => {
+                let what = if *position == 1 { "column" } else { "row" };
+                write!(
+                    f,
+                    "token {position} ({what}) {found} is off every board (at most \
+                     {MAX_SIZE}x{MAX_SIZE})"
                 )
             }
         }
@@ -146,7 +159,7 @@ pub fn parse_observation(lines: &[&str]) -> Result<Board, ObservationError> {
         .ok()
         .filter(|n| (MIN_SIZE..=MAX_SIZE).contains(n))
         .ok_or_else(|| ObservationError::Size {
-            found: size_text.to_string(),
+            found: excerpt(size_text),
         })?;
     let rows: Vec<&str> = lines[1].split_whitespace().collect();
     if rows.len() != size {
@@ -201,15 +214,18 @@ pub fn parse_move(text: &str) -> Result<MoveText, MoveParseError> {
     let number = |position: usize| {
         let token = tokens[position - 1];
         // `usize::from_str` accepts a leading `+`; the contest's ints are plain digits.
-        token
-            .bytes()
-            .all(|b| b.is_ascii_digit())
-            .then(|| token.parse::<usize>().ok())
-            .flatten()
-            .ok_or_else(|| MoveParseError::NotANumber {
+        let digits = token.bytes().all(|b| b.is_ascii_digit());
+        match token.parse::<usize>() {
+            Ok(value) if digits => Ok(value),
+            _ if digits => Err(MoveParseError::TooLarge {
                 position,
-                found: token.to_string(),
-            })
+                found: excerpt(token),
+            }),
+            _ => Err(MoveParseError::NotANumber {
+                position,
+                found: excerpt(token),
+            }),
+        }
     };
     Ok(MoveText {
         col: number(1)?,

@@ -131,4 +131,11 @@ fn move_errors_name_the_token() {
         })
     );
     assert!(parse_move("1 x").unwrap_err().to_string().contains("row"));
+    // Digits too many for a `usize`: off every board, not "not an integer".
+    assert_eq!(
+        parse_move("1 18446744073709551616")
+            .unwrap_err()
+            .to_string(),
+        "token 2 (row) 18446744073709551616 is off every board (at most 12x12)"
+    );
 }

@@ -4,6 +4,9 @@
 //! What `format_*` writes, `parse_*` reads back unchanged.
 
 use std::fmt;
+use std::num::IntErrorKind;
+
+use marathon_core::verdict::excerpt;
 
 use crate::rules::{CELLS, Cell, Piece, SIZE};
 
@@ -43,13 +46,16 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// Why a reply is not `r c`.
+/// Why a reply is not `r c`. A token quoted here is cut to
+/// [`marathon_core::verdict::QUOTE_BYTES`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplyError {
     /// Not exactly two whitespace-separated tokens.
     TokenCount { found: usize },
     /// Token 1 (row) or 2 (column) is not an integer.
     NotANumber { token: usize, found: String },
+    /// Token 1 (row) or 2 (column) is an integer beyond 64 bits, so surely not a cell.
+    TooLarge { token: usize, found: String },
     /// Integers, but not a cell of the board (and not `0 0`).
     OffBoard { row: i64, col: i64 },
 }
@@ -63,6 +69,13 @@ impl fmt::Display for ReplyError {
             ReplyError::NotANumber { token, found } => {
                 let what = if *token == 1 { "row" } else { "column" };
                 write!(f, "the {what} must be an integer, got {found:?}")
+            }
+            ReplyError::TooLarge { token, found } => {
+                let what = if *token == 1 { "row" } else { "column" };
+                write!(
+                    f,
+                    "the {what} {found} is not a cell (rows and columns are 1..6; `0 0` ends)"
+                )
             }
             ReplyError::OffBoard { row, col } => write!(
                 f,
@@ -123,11 +136,12 @@ pub fn parse_board(lines: &[&str]) -> Result<[Piece; CELLS], BoardError> {
             });
         }
         for (col, token) in tokens.into_iter().enumerate() {
-            tops[row * SIZE + col] = Piece::from_name(token).ok_or(BoardError::UnknownPiece {
-                line,
-                token: col + 1,
-                found: token.to_string(),
-            })?;
+            tops[row * SIZE + col] =
+                Piece::from_name(token).ok_or_else(|| BoardError::UnknownPiece {
+                    line,
+                    token: col + 1,
+                    found: excerpt(token),
+                })?;
         }
     }
     Ok(tops)
@@ -150,12 +164,16 @@ pub fn parse_reply(text: &str) -> Result<Reply, ReplyError> {
         });
     }
     let number = |token: usize| {
-        tokens[token - 1]
-            .parse::<i64>()
-            .map_err(|_| ReplyError::NotANumber {
-                token,
-                found: tokens[token - 1].to_string(),
-            })
+        let text = tokens[token - 1];
+        text.parse::<i64>().map_err(|e| {
+            let found = excerpt(text);
+            match e.kind() {
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                    ReplyError::TooLarge { token, found }
+                }
+                _ => ReplyError::NotANumber { token, found },
+            }
+        })
     };
     let (row, col) = (number(1)?, number(2)?);
     if (row, col) == (0, 0) {
@@ -177,6 +195,6 @@ pub fn parse_reveal(text: &str) -> Result<Option<Piece>, RevealError> {
         return Ok(None);
     }
     Piece::from_name(text).map(Some).ok_or_else(|| RevealError {
-        found: text.to_string(),
+        found: excerpt(text),
     })
 }

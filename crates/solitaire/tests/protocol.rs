@@ -103,6 +103,13 @@ fn reply_errors() {
             .to_string()
             .contains("column")
     );
+    // Past 64 bits: named as no cell, not as "not an integer".
+    assert_eq!(
+        parse_reply("-9223372036854775809 1")
+            .unwrap_err()
+            .to_string(),
+        "the row -9223372036854775809 is not a cell (rows and columns are 1..6; `0 0` ends)"
+    );
 }
 
 #[test]

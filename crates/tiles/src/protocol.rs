@@ -5,7 +5,9 @@
 
 use std::fmt;
 
-use crate::rules::{Move, Params, ParamsError, Pos, Tile};
+use marathon_core::verdict::excerpt;
+
+use crate::rules::{MAX_SIZE, Move, Params, ParamsError, Pos, Tile};
 
 /// The reply that discards the tile.
 pub const DISCARD: &str = "DISCARD";
@@ -79,8 +81,14 @@ pub enum MoveParseError {
     Malformed {
         found: String,
     },
-    /// Token `token` (1 = row, 2 = column) is not a non-negative integer below 256.
+    /// Token `token` (1 = row, 2 = column) is not a non-negative integer (`found` is cut to
+    /// [`marathon_core::verdict::QUOTE_BYTES`], as are the others).
     BadIndex {
+        token: usize,
+        found: String,
+    },
+    /// Token `token` is a non-negative integer, but 256 or more: no board is that large.
+    TooLarge {
         token: usize,
         found: String,
     },
@@ -94,11 +102,24 @@ impl fmt::Display for MoveParseError {
                 write!(f, "expected `R C`, DISCARD or GIVE UP, got {found:?}")
             }
             MoveParseError::BadIndex { token, found } => {
-                let what = if *token == 1 { "row" } else { "column" };
-                write!(f, "the {what} {found:?} is not a cell index")
+                write!(
+                    f,
+                    "the {} {found:?} is not a cell index",
+                    index_name(*token)
+                )
             }
+            MoveParseError::TooLarge { token, found } => write!(
+                f,
+                "the {} {found} is off every board (S is at most {MAX_SIZE})",
+                index_name(*token)
+            ),
         }
     }
+}
+
+/// What token `token` of `R C` is.
+fn index_name(token: usize) -> &'static str {
+    if token == 1 { "row" } else { "column" }
 }
 
 impl std::error::Error for MoveParseError {}
@@ -120,7 +141,7 @@ pub fn parse_params(line: &str) -> Result<Params, ParamsParseError> {
     for (i, (slot, token)) in values.iter_mut().zip(&tokens).enumerate() {
         *slot = token.parse().map_err(|_| ParamsParseError::NotANumber {
             token: i + 1,
-            found: token.to_string(),
+            found: excerpt(token),
         })?;
     }
     Params::new(values[0], values[1], values[2]).map_err(ParamsParseError::OutOfRange)
@@ -139,7 +160,7 @@ pub fn format_tile(tile: Tile) -> String {
 pub fn parse_tile(line: &str, n: u8) -> Result<Tile, TileParseError> {
     let text = line.trim();
     let malformed = || TileParseError::Malformed {
-        found: text.to_string(),
+        found: excerpt(text),
     };
     match text.as_bytes() {
         b"W" => Ok(Tile::Wild),
@@ -177,19 +198,19 @@ pub fn parse_move(line: &str) -> Result<Move, MoveParseError> {
         ["GIVE", "UP"] => Ok(Move::GiveUp),
         [row, col] => {
             let index = |token: usize, text: &str| {
-                let valid = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+                // `u8::from_str` accepts a leading `+`; the contest's ints are plain digits.
+                let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+                let found = excerpt(text);
                 match text.parse::<u8>() {
-                    Ok(value) if valid => Ok(value),
-                    _ => Err(MoveParseError::BadIndex {
-                        token,
-                        found: text.to_string(),
-                    }),
+                    Ok(value) if digits => Ok(value),
+                    _ if digits => Err(MoveParseError::TooLarge { token, found }),
+                    _ => Err(MoveParseError::BadIndex { token, found }),
                 }
             };
             Ok(Move::Place(Pos::new(index(1, row)?, index(2, col)?)))
         }
         _ => Err(MoveParseError::Malformed {
-            found: line.trim().to_string(),
+            found: excerpt(line.trim()),
         }),
     }
 }

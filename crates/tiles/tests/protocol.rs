@@ -87,7 +87,7 @@ fn bad_replies_say_what_is_wrong() {
     );
     assert_eq!(
         parse_move("4 300"),
-        Err(MoveParseError::BadIndex {
+        Err(MoveParseError::TooLarge {
             token: 2,
             found: "300".into()
         })
@@ -95,5 +95,11 @@ fn bad_replies_say_what_is_wrong() {
     assert_eq!(
         parse_move("4 +3").unwrap_err().to_string(),
         "the column \"+3\" is not a cell index"
+    );
+    assert_eq!(
+        parse_move("18446744073709551616 0")
+            .unwrap_err()
+            .to_string(),
+        "the row 18446744073709551616 is off every board (S is at most 12)"
     );
 }

@@ -1,0 +1,267 @@
+//! No reply can make the judge panic: the protocol parsers and the judge are fed huge, negative,
+//! overflowing, empty, long and non-ASCII lines, and every one ends in a clear verdict.
+
+#[path = "../../../testing/hostile.rs"]
+mod hostile;
+
+use std::io::BufRead;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hostile::{assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use marathon_core::{Endpoint, Verdict};
+use marathon_polyomino::generator::PolyominoCase;
+use marathon_polyomino::judge::run_game;
+use marathon_polyomino::protocol::{
+    Command, format_command, parse_case, parse_case_header, parse_cell, parse_command, parse_piece,
+    parse_piece_header, parse_total,
+};
+use marathon_polyomino::rules::{Board, Piece, Session};
+use proptest::prelude::*;
+
+/// Generous: an in-process player here needs microseconds, and a slow machine must not fail.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// Stands for the index of the last piece handed out, in a hostile line.
+const LAST: &str = "{last}";
+
+/// Lines a player might send: each command word with hostile arguments (the piece index
+/// sometimes a real one), a bare list of tokens, or garbage.
+fn command_line() -> impl Strategy<Value = String> {
+    let place_real =
+        (token(), token(), token()).prop_map(|(x, y, r)| format!("PLACE {LAST} {x} {y} {r}"));
+    prop_oneof![
+        3 => place_real,
+        2 => line_after(vec!["PLACE".into()], 6),
+        2 => line_after(vec!["GET".into()], 3),
+        1 => line_after(vec!["DONE".into()], 2),
+        1 => line_after(Vec::new(), 5),
+        2 => garbage_line(),
+    ]
+}
+
+/// Reads one line of the judge's text, without its newline; `None` at the end.
+fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<String>> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(line.trim_end().to_string()))
+}
+
+fn expect_line(input: &mut dyn BufRead) -> std::io::Result<String> {
+    read_line(input)?.ok_or_else(|| std::io::Error::other("the judge's text ended"))
+}
+
+/// The first position (row-major, rotation 0) where `piece` fits on `board`.
+fn first_fit(board: &Board, piece: &Piece) -> Option<(usize, usize)> {
+    (0..board.height() as i64)
+        .flat_map(|y| (0..board.width() as i64).map(move |x| (x, y)))
+        .find_map(|(x, y)| board.check_fit(piece, x, y).ok())
+}
+
+/// Plays `seed` with a player that asks for `sizes` one after another, placing each piece at
+/// its first fit except the last one, then sends `hostile` (with [`LAST`] replaced by the last
+/// piece's index) and `DONE`. Returns the verdict, every line the player sent before the
+/// hostile one, and the hostile line as sent.
+fn play_then(seed: u64, sizes: &[i64], hostile: &str) -> (Verdict, Vec<String>, String) {
+    let sent = Arc::new(Mutex::new(Vec::new()));
+    let hostile = hostile.replace(LAST, &(sizes.len() - 1).to_string());
+    let (log, sizes, line) = (sent.clone(), sizes.to_vec(), hostile.clone());
+    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
+        let header = expect_line(input)?;
+        let (_, _, count) = parse_case_header(&header).expect("the judge's header");
+        let mut case = vec![header];
+        for _ in 0..count {
+            case.push(expect_line(input)?);
+        }
+        let (mut board, _) = parse_case(&case).expect("the judge's case");
+        let send = |text: String, output: &mut dyn std::io::Write| {
+            writeln!(output, "{text}")?;
+            output.flush()?;
+            log.lock().unwrap().push(text);
+            std::io::Result::Ok(())
+        };
+        for (k, &size) in sizes.iter().enumerate() {
+            send(format!("GET {size}"), output)?;
+            let header = expect_line(input)?;
+            let height: usize = header.split_whitespace().nth(1).unwrap().parse().unwrap();
+            let mut text = vec![header];
+            for _ in 0..height {
+                text.push(expect_line(input)?);
+            }
+            let (index, piece) = parse_piece(&text).expect("the judge's piece");
+            if k + 1 < sizes.len()
+                && let Some((x, y)) = first_fit(&board, &piece)
+            {
+                send(format!("PLACE {index} {x} {y} 0"), output)?;
+                expect_line(input)?;
+                board.cover_piece(&piece, x, y);
+            }
+        }
+        writeln!(output, "{line}")?;
+        writeln!(output, "DONE")?;
+        output.flush()?;
+        // Whatever the judge still says (a piece, a total), until it closes our input.
+        while read_line(input)?.is_some() {}
+        Ok(())
+    })
+    .expect("the player thread starts");
+    let case = PolyominoCase::new(seed);
+    let (_, verdict) = run_game(&case, &mut endpoint, None);
+    endpoint.close();
+    let sent = sent.lock().unwrap().clone();
+    (verdict, sent, hostile)
+}
+
+/// What the rules say of `line` after the calls `before` on a fresh session of `seed`:
+/// `None` if they accept it, else the reason.
+fn refusal(seed: u64, before: &[String], line: &str) -> Option<String> {
+    let case = PolyominoCase::new(seed);
+    let mut session = Session::new(case.board(), case.pieces());
+    let mut apply = |line: &str| -> Result<(), String> {
+        match parse_command(line).map_err(|e| e.to_string())? {
+            Command::Get { size } => session.get_next(size).map(drop).map_err(|e| e.to_string()),
+            Command::Place {
+                index,
+                x,
+                y,
+                rotation,
+            } => session
+                .place_next(index, x, y, rotation)
+                .map(drop)
+                .map_err(|e| e.to_string()),
+            Command::Done => Ok(()),
+        }
+    };
+    for line in before {
+        apply(line).expect("the player's own calls are valid");
+    }
+    apply(line).err()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn commands_parse_or_fail_clearly(line in command_line()) {
+        match parse_command(&line) {
+            Ok(command) => prop_assert_eq!(parse_command(&format_command(command)), Ok(command)),
+            Err(e) => assert_clear_error(&e.to_string(), &line),
+        }
+    }
+
+    /// The player's side reads the judge's text with the same care.
+    #[test]
+    fn judge_texts_parse_or_fail_clearly(
+        lines in prop::collection::vec(
+            prop_oneof![line_after(Vec::new(), 4), garbage_line(), Just("X.X".to_string())],
+            0..4,
+        ),
+        width in 0usize..300,
+        height in 0usize..300,
+    ) {
+        let first = lines.first().map_or("", String::as_str);
+        for error in [
+            parse_case(&lines).err().map(|e| e.to_string()),
+            parse_piece(&lines).err().map(|e| e.to_string()),
+            parse_case_header(first).err().map(|e| e.to_string()),
+            parse_piece_header(first).err().map(|e| e.to_string()),
+            parse_cell(first, 1, width, height).err().map(|e| e.to_string()),
+            parse_total(first).err().map(|e| e.to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert_clear_error(&error, first);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A hostile line after a few valid calls: the judge refuses it exactly when the rules do,
+    /// with the rules' reason, or plays on to `DONE` when it happens to be valid.
+    #[test]
+    fn the_judge_gives_a_clear_verdict_for_any_line(
+        seed in prop::sample::select(vec![1u64, 5, 7]),
+        sizes in prop::collection::vec(3i64..=8, 1..5),
+        line in command_line(),
+    ) {
+        let (verdict, before, sent) = play_then(seed, &sizes, &line);
+        let received = sent.strip_suffix('\r').unwrap_or(&sent);
+        match refusal(seed, &before, received) {
+            None => assert_clear_verdict(&verdict, &sent, true),
+            Some(reason) => {
+                assert_clear_verdict(&verdict, &sent, false);
+                prop_assert_eq!(verdict, Verdict::invalid(received, reason));
+            }
+        }
+    }
+}
+
+/// The player that reads the case, asks for a tromino and sends `line` (with [`LAST`] its
+/// index): the reason the judge gives.
+fn reason_for(line: &str) -> String {
+    let (verdict, _, _) = play_then(5, &[3], line);
+    match verdict {
+        Verdict::Invalid { reason, .. } => reason,
+        other => panic!("expected an invalid verdict for {line:?}, got {other}"),
+    }
+}
+
+#[test]
+fn a_huge_x_is_off_the_board_not_an_overflow() {
+    // Issue 32: `x + width` overflowed in `check_fit` and the judge panicked.
+    let reason = reason_for("PLACE {last} 9223372036854775807 0 0");
+    assert_eq!(
+        reason,
+        "piece 0 at (9223372036854775807, 0) rotation 0 leaves the board: \
+         x = 9223372036854775807 is off the 156-wide board"
+    );
+    let reason = reason_for("PLACE {last} 0 9223372036854775806 0");
+    assert!(
+        reason.ends_with("y = 9223372036854775806 is off the 23-high board"),
+        "{reason}"
+    );
+    let reason = reason_for("PLACE {last} -9223372036854775808 0 0");
+    assert!(
+        reason.ends_with("x = -9223372036854775808 is off the 156-wide board"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn numbers_past_64_bits_are_named_as_such() {
+    let reason = reason_for("PLACE {last} 9223372036854775808 0 0");
+    assert_eq!(
+        reason,
+        "token 3 must be a 64-bit integer (-9223372036854775808..=9223372036854775807), \
+         got \"9223372036854775808\""
+    );
+    let reason = reason_for("GET -99999999999999999999999");
+    assert!(
+        reason.starts_with("token 2 must be a 64-bit integer"),
+        "{reason}"
+    );
+    assert!(
+        reason_for("GET 1e400").starts_with("token 2 must be an integer, got \"1e400\""),
+        "the float is not an integer"
+    );
+}
+
+#[test]
+fn a_megabyte_token_makes_a_short_reason() {
+    let word = "X".repeat(900_000);
+    let reason = reason_for(&word);
+    assert!(reason.starts_with("unknown command \"XXX"), "{reason}");
+    assert!(reason.len() < 400, "{}", reason.len());
+    let number = "9".repeat(900_000);
+    let reason = reason_for(&format!("GET {number}"));
+    assert!(
+        reason.starts_with("token 2 must be a 64-bit integer"),
+        "{reason}"
+    );
+    assert!(reason.len() < 400, "{}", reason.len());
+}

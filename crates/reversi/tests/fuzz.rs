@@ -1,0 +1,194 @@
+//! No reply can make the judge panic: the move parser, the observation parser and the judge
+//! are fed huge, negative, overflowing, empty, long and non-ASCII lines, and every one ends in
+//! a clear verdict.
+
+#[path = "../../../testing/hostile.rs"]
+mod hostile;
+
+use std::io::BufRead;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use hostile::{LONG, assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use marathon_core::{Endpoint, Verdict};
+use marathon_reversi::generator::{ReversiCase, generate};
+use marathon_reversi::judge::run_game;
+use marathon_reversi::protocol::{format_move, parse_move, parse_observation};
+use marathon_reversi::rules::IllegalMove;
+use proptest::prelude::*;
+
+/// Generous: an in-process player here needs microseconds, and a slow machine must not fail.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// Cases of two sizes, generated once: a 7x7 game of 3 players and an 8x8 game of 4.
+fn cases() -> &'static [ReversiCase] {
+    static CASES: OnceLock<Vec<ReversiCase>> = OnceLock::new();
+    CASES.get_or_init(|| [1, 3].map(generate).to_vec())
+}
+
+/// Replies a player might send: `col row` with hostile numbers, small (often legal or just
+/// off the board) cells, tokens, garbage.
+fn move_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (token(), token()).prop_map(|(c, r)| format!("{c} {r}")),
+        3 => (0u32..10, 0u32..10).prop_map(|(c, r)| format!("{c} {r}")),
+        2 => line_after(Vec::new(), 3),
+        1 => token(),
+        2 => garbage_line(),
+    ]
+}
+
+fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<String>> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(line.trim_end().to_string()))
+}
+
+/// What the rules say of the hostile line on the board it answered: `None` if they accept it,
+/// else the judge's reason.
+type Judged = Arc<Mutex<Option<Option<String>>>>;
+
+/// Plays `case` with a player that makes its first legal move `legal_moves` times (or until
+/// its last turn), then sends `hostile`, then (if the game goes on) legal moves again. Returns
+/// the verdict and the rules' refusal of the hostile line.
+fn play_then(case: &ReversiCase, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
+    let judged: Judged = Arc::new(Mutex::new(None));
+    let (record, line) = (judged.clone(), hostile.to_string());
+    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
+        let mut turn = 0;
+        while let Some(size) = read_line(input)? {
+            let rows = read_line(input)?.expect("the rows follow the size");
+            let board = parse_observation(&[&size, &rows]).expect("the judge's observation");
+            let legal = board
+                .legal_moves(1)
+                .first()
+                .expect("the judge asks only with a move");
+            // The game may end before turn `legal_moves`; then the hostile line comes when
+            // few empty cells are left.
+            let late = board.empty_cells().count() <= 3 && record.lock().unwrap().is_none();
+            let reply = if turn == legal_moves || late {
+                let received = line.strip_suffix('\r').unwrap_or(&line);
+                let refusal = parse_move(received)
+                    .map_err(|e| e.to_string())
+                    .and_then(|mv| {
+                        mv.cell(&board).ok_or_else(|| {
+                            let size = board.size();
+                            let (col, row) = (mv.col, mv.row);
+                            IllegalMove::OffBoard { col, row, size }.to_string()
+                        })
+                    })
+                    .and_then(|cell| board.clone().play(1, cell).map_err(|e| e.to_string()))
+                    .err();
+                *record.lock().unwrap() = Some(refusal);
+                line.clone()
+            } else {
+                format_move(legal)
+            };
+            writeln!(output, "{reply}")?;
+            output.flush()?;
+            turn += 1;
+        }
+        Ok(())
+    })
+    .expect("the player thread starts");
+    let (_, verdict, _) = run_game(case, &mut endpoint, None);
+    endpoint.close();
+    let refusal = judged.lock().unwrap().clone();
+    (
+        verdict,
+        refusal.expect("the game lasted until the hostile line"),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn moves_parse_or_fail_clearly(line in move_line()) {
+        match parse_move(&line) {
+            Ok(mv) => {
+                let again = parse_move(&format!("{} {}", mv.col, mv.row));
+                prop_assert_eq!(again, Ok(mv));
+            }
+            Err(e) => assert_clear_error(&e.to_string(), &line),
+        }
+    }
+
+    /// The player's side reads the judge's text with the same care.
+    #[test]
+    fn observations_parse_or_fail_clearly(
+        size in prop_oneof![token(), (6u32..14).prop_map(|n| n.to_string())],
+        rows in prop_oneof![
+            prop::collection::vec("[.1-5]{6,9}", 6..=9).prop_map(|rows| rows.join(" ")),
+            line_after(Vec::new(), 4),
+            garbage_line(),
+        ],
+    ) {
+        if let Err(e) = parse_observation(&[&size, &rows]) {
+            assert_clear_error(&e.to_string(), &format!("{size}\n{rows}"));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A hostile line at a random turn of a real game: the judge refuses it exactly when the
+    /// rules do on the board it answered, with their reason; a legal one plays on to the end.
+    #[test]
+    fn the_judge_gives_a_clear_verdict_for_any_line(
+        case in 0usize..2,
+        legal_moves in 0usize..16,
+        line in move_line(),
+    ) {
+        let (verdict, refusal) = play_then(&cases()[case], legal_moves, &line);
+        let received = line.strip_suffix('\r').unwrap_or(&line);
+        match refusal {
+            None => assert_clear_verdict(&verdict, &line, true),
+            Some(reason) => {
+                assert_clear_verdict(&verdict, &line, false);
+                prop_assert_eq!(verdict, Verdict::invalid(received, reason));
+            }
+        }
+    }
+}
+
+#[test]
+fn huge_and_odd_cells_are_refused_by_name() {
+    for (line, reason) in [
+        ("", "a move is two numbers `col row`, got 0 tokens"),
+        (
+            "-1 0",
+            "token 1 (column) is not a non-negative integer: \"-1\"",
+        ),
+        (
+            "0 +3",
+            "token 2 (row) is not a non-negative integer: \"+3\"",
+        ),
+        ("7 0", "column 7, row 0 is off the 7x7 board"),
+        (
+            "18446744073709551615 0",
+            "column 18446744073709551615, row 0 is off the 7x7 board",
+        ),
+        (
+            "0 18446744073709551616",
+            "token 2 (row) 18446744073709551616 is off every board (at most 12x12)",
+        ),
+        (
+            "0 1e3",
+            "token 2 (row) is not a non-negative integer: \"1e3\"",
+        ),
+    ] {
+        let (verdict, _) = play_then(&cases()[0], 0, line);
+        assert_eq!(verdict, Verdict::invalid(line, reason), "{line:?}");
+    }
+    let long = format!("0 {}", "9".repeat(LONG));
+    let (verdict, _) = play_then(&cases()[0], 2, &long);
+    let Verdict::Invalid { reason, .. } = verdict else {
+        panic!("{verdict}")
+    };
+    assert!(reason.starts_with("token 2 (row) 9999"), "{reason}");
+    assert!(reason.len() < 400, "{}", reason.len());
+}
