@@ -631,7 +631,11 @@ fn fixed_effort_ai_plays_the_same_in_process_and_as_a_program() {
         assert!(!builtin.is_empty(), "{game}: no cases played");
         assert_eq!(builtin.len(), exec.len(), "{game}");
         // Polyomino's score also counts the player's time; its `raw` score is the moves' alone.
-        let points = |case: &Value| case["metrics"]["raw"].as_f64().unwrap_or_else(|| score(case));
+        let points = |case: &Value| {
+            case["metrics"]["raw"]
+                .as_f64()
+                .unwrap_or_else(|| score(case))
+        };
         for (b, e) in builtin.iter().zip(&exec) {
             assert_eq!(b["verdict"], "ok", "{game}: {b}");
             assert_eq!(e["verdict"], "ok", "{game}: {e}");

@@ -6,7 +6,10 @@ use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::endpoint::{Endpoint, StderrMode};
+use crate::env::{self, Environment};
 use crate::replay::{Recording, Viewer};
 use crate::verdict::Verdict;
 
@@ -189,6 +192,225 @@ pub trait Game: Sync {
     }
 }
 
+/// What a game crate provides: its facts, its environment, how its result is scored, its
+/// built-in players and its replay viewer. Core turns every `GameSpec` into a [`Game`] (the
+/// face the CLI and the runner see) with one implementation of playing, recording, generating
+/// and solving, so that the game loop exists once ([`crate::env::judge`]).
+pub trait GameSpec: Clone + Send + Sync + 'static {
+    type Env: Environment;
+
+    /// The name used on the command line (`linez`).
+    fn name(&self) -> &'static str;
+    /// Built-in player names; the first is the default.
+    fn players(&self) -> &'static [&'static str];
+    /// The contest's time limit per case.
+    fn default_time_limit(&self) -> Duration;
+    /// Whether a higher score is better (the runner's relative scores depend on it).
+    fn maximize(&self) -> bool {
+        true
+    }
+    /// The case groups `--group` accepts, if the game has groups, and the default group.
+    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
+        None
+    }
+    /// The contest's official cases (`--official`), if the game has them.
+    fn official_cases(&self) -> Vec<CaseId> {
+        Vec::new()
+    }
+    /// The case at its start; an error says what is wrong with the case id.
+    fn environment(&self, case: &CaseId) -> Result<Self::Env, String>;
+    /// The case's result once its game is over or failed: the official score (the contest's
+    /// rule for failures applied; `time` is the player's time as the judge counted it), the
+    /// case's parameters and the game's own figures.
+    fn score(&self, case: &CaseId, env: &Self::Env, verdict: &Verdict, time: Duration) -> Scored;
+    /// The built-in players' protocol loop: reads the judge's text on `input`, answers on
+    /// `output` (in-process players and `marathon solve` both run it).
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()>;
+    /// Starts built-in player `config.player` in a way of its own, with a report of figures it
+    /// gives when the game is over; `None` (the default) starts it the usual way. For a player
+    /// that needs what no program can be given (reversi's `oracle` knows the case's hidden
+    /// opponents).
+    fn start_builtin(&self, _case: &CaseId, _config: &PlayConfig) -> Option<io::Result<Started>> {
+        None
+    }
+    /// The game's half of a replay page.
+    fn viewer(&self) -> Viewer;
+    /// The start of a replay: the environment before any step, as the viewer reads it.
+    fn replay_start(&self, env: &Self::Env) -> Value;
+    /// One step of a replay, as the viewer reads it; `env` is the environment after it. It
+    /// carries the score after the step under `score`.
+    fn replay_step(&self, env: &Self::Env, event: &<Self::Env as Environment>::Event) -> Value;
+}
+
+/// A game's figures of a finished case (see [`GameSpec::score`]).
+#[derive(Clone, Debug, Default)]
+pub struct Scored {
+    pub score: f64,
+    pub params: Vec<(&'static str, String)>,
+    pub metrics: Vec<Metric>,
+}
+
+/// A player a game started itself ([`GameSpec::start_builtin`]), with the figures it reports
+/// once its game is over.
+pub struct Started {
+    pub endpoint: Endpoint,
+    pub report: Box<dyn FnOnce() -> Vec<Metric> + Send>,
+}
+
+impl<G: GameSpec> Game for G {
+    fn name(&self) -> &'static str {
+        GameSpec::name(self)
+    }
+
+    fn players(&self) -> &'static [&'static str] {
+        GameSpec::players(self)
+    }
+
+    fn default_time_limit(&self) -> Duration {
+        GameSpec::default_time_limit(self)
+    }
+
+    fn maximize(&self) -> bool {
+        GameSpec::maximize(self)
+    }
+
+    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
+        GameSpec::groups(self)
+    }
+
+    fn official_cases(&self) -> Vec<CaseId> {
+        GameSpec::official_cases(self)
+    }
+
+    fn generate(&self, case: &CaseId) -> String {
+        match self.environment(case) {
+            Ok(mut env) => {
+                env.advance_while_auto(|_, _| {});
+                env.message(None)
+            }
+            Err(e) => e,
+        }
+    }
+
+    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
+        play_case(self, case, config, |_, _| {}).0
+    }
+
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
+        let mut steps = Vec::new();
+        let (outcome, start) = play_case(self, case, config, |env, event| {
+            steps.push(self.replay_step(env, event));
+        });
+        Some(Recording {
+            outcome,
+            player: config.player.describe(),
+            start,
+            steps,
+        })
+    }
+
+    fn viewer(&self) -> Option<Viewer> {
+        Some(GameSpec::viewer(self))
+    }
+
+    fn solver(&self) -> SolveFn {
+        unreachable!("a GameSpec solves through Game::solve")
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        GameSpec::solve(self, config, input, output)
+    }
+}
+
+/// Plays `case` with the player of `config` through the judge ([`crate::env::judge`]);
+/// `seen` gets every event. Returns the outcome and the replay's start.
+fn play_case<G: GameSpec>(
+    game: &G,
+    case: &CaseId,
+    config: &PlayConfig,
+    mut seen: impl FnMut(&G::Env, &<G::Env as Environment>::Event),
+) -> (CaseOutcome, Value) {
+    let outcome = |env: &G::Env, verdict: Verdict, time: Duration| {
+        let scored = game.score(case, env, &verdict, time);
+        CaseOutcome {
+            game: GameSpec::name(game),
+            case: case.clone(),
+            params: scored.params,
+            score: scored.score,
+            moves: env.moves(),
+            time,
+            verdict,
+            metrics: scored.metrics,
+        }
+    };
+    let mut env = match game.environment(case) {
+        Ok(env) => env,
+        // The CLI checks case ids first; a library caller gets the reason as the verdict.
+        Err(detail) => {
+            let outcome = CaseOutcome {
+                game: GameSpec::name(game),
+                case: case.clone(),
+                params: Vec::new(),
+                score: 0.0,
+                moves: 0,
+                time: Duration::ZERO,
+                verdict: Verdict::Crash {
+                    detail: format!("no such case: {detail}"),
+                },
+                metrics: Vec::new(),
+            };
+            return (outcome, Value::Null);
+        }
+    };
+    let start = game.replay_start(&env);
+    let started = match &config.player {
+        PlayerSpec::Builtin(_) => game.start_builtin(case, config),
+        PlayerSpec::Exec(_) => None,
+    };
+    let started = started.unwrap_or_else(|| {
+        let solver = game.clone();
+        start_player(
+            GameSpec::name(game),
+            case,
+            config,
+            move |config, input, output| GameSpec::solve(&solver, config, input, output),
+        )
+        .map(|endpoint| Started {
+            endpoint,
+            report: Box::new(Vec::new),
+        })
+    });
+    match started {
+        Ok(Started {
+            mut endpoint,
+            report,
+        }) => {
+            let verdict = env::judge(&mut env, &mut endpoint, &mut seen);
+            let time = endpoint.time_used();
+            endpoint.close();
+            let mut outcome = outcome(&env, verdict, time);
+            outcome.metrics.extend(report());
+            (outcome, start)
+        }
+        Err(e) => {
+            let verdict = Verdict::Crash {
+                detail: format!("cannot start the player: {e}"),
+            };
+            (outcome(&env, verdict, Duration::ZERO), start)
+        }
+    }
+}
+
 /// A game's `solve`, as a plain function a player thread can own.
 pub type SolveFn = fn(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>;
 
@@ -199,7 +421,9 @@ pub fn start_player(
     game: &str,
     case: &CaseId,
     config: &PlayConfig,
-    solve: SolveFn,
+    solve: impl FnOnce(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>
+    + Send
+    + 'static,
 ) -> io::Result<Endpoint> {
     match &config.player {
         PlayerSpec::Exec(command) => {

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod endpoint;
+pub mod env;
 pub mod files;
 pub mod game;
 pub mod interrupt;
@@ -21,9 +22,11 @@ pub mod verdict;
 
 pub use clock::{Clock, GameClock};
 pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
+pub use env::{Environment, Turn};
 pub use game::{
-    CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn, Transcript,
-    play_with_endpoint, play_with_player, spawn_recorded_player, start_player,
+    CaseId, CaseOutcome, Game, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, SolveConfig,
+    SolveFn, Started, Transcript, play_with_endpoint, play_with_player, spawn_recorded_player,
+    start_player,
 };
 pub use observation::read_observation;
 pub use seeds::parse_seed_set;

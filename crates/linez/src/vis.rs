@@ -2,11 +2,10 @@
 //! (coloured balls on the 9x9 board, the three-ball preview, the last move and what it
 //! cleared).
 
-use marathon_core::replay::{Recording, Viewer};
-use marathon_core::{CaseOutcome, PlayConfig};
+use marathon_core::replay::Viewer;
 use serde_json::{Map, Value, json};
 
-use crate::judge::Step;
+use crate::env::Step;
 use crate::protocol::format_move;
 use crate::rules::{Bits, Board, Cell, Color, State};
 
@@ -15,26 +14,17 @@ pub const VIEWER: Viewer = Viewer {
     style: include_str!("vis/linez.css"),
 };
 
-/// The recording of a game that started at `start` and went through `steps`. Cells are
-/// indices 0..81 in row-major order; colours 1..7.
-pub fn recording(
-    outcome: CaseOutcome,
-    config: &PlayConfig,
-    start: &State,
-    steps: &[Step],
-) -> Recording {
-    Recording {
-        outcome,
-        player: config.player.describe(),
-        start: json!({
-            "board": board_text(&start.board),
-            "preview": preview_text(&start.preview),
-        }),
-        steps: steps.iter().map(step_json).collect(),
-    }
+/// The start of a game as the viewer reads it. Cells are indices 0..81 in row-major order;
+/// colours 1..7.
+pub fn start_json(start: &State) -> Value {
+    json!({
+        "board": board_text(&start.board),
+        "preview": preview_text(&start.preview),
+    })
 }
 
-fn step_json(step: &Step) -> Value {
+/// One step as the viewer reads it.
+pub fn step_json(step: &Step) -> Value {
     let mut object = Map::new();
     if let Some(mv) = step.mv {
         object.insert("m".into(), json!(format_move(mv)));

@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hostile::{LONG, assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use marathon_core::env;
 use marathon_core::{Endpoint, Verdict};
-use marathon_linez::judge::run_game;
+use marathon_linez::env::LinezEnv;
 use marathon_linez::protocol::{
     OBSERVATION_LINES, format_move, parse_board, parse_move, parse_observation,
 };
@@ -86,7 +87,7 @@ fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<S
         Ok(())
     })
     .expect("the player thread starts");
-    let (_, verdict) = run_game(seed, &mut endpoint, None);
+    let verdict = env::judge(&mut LinezEnv::new(seed), &mut endpoint, |_, _| {});
     endpoint.close();
     let refusal = judged
         .lock()

@@ -1,21 +1,22 @@
 //! The judge with the built-in players: they never make an illegal move, every game runs to
 //! its end, and the judge's score and move count are what the rules give for the moves played.
 //!
-//! Each case is played twice: through `Game::play` (what the runner does) and through
-//! `judge::run_game` with a player whose replies are recorded, so the moves can be replayed
-//! under the rules independently of the judge.
+//! Each case is played twice: through `Game::play` (what the runner does) and through the
+//! judge's loop (`marathon_core::env::judge`) with a player whose replies are recorded, so the
+//! moves can be replayed through the environment, apart from the judge.
 
 use std::time::Duration;
 
+use marathon_core::env::{self, Environment, Turn};
 use marathon_core::{
     CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player,
 };
 use marathon_linez::LINEZ;
 use marathon_linez::ai;
+use marathon_linez::env::{LinezEnv, Step};
 use marathon_linez::generator::LinezCase;
-use marathon_linez::judge::{Step, run_game};
-use marathon_linez::protocol::{format_move, format_observation, parse_move};
-use marathon_linez::rules::{Board, State, Turn};
+use marathon_linez::protocol::{format_move, format_observation};
+use marathon_linez::rules::{Board, State};
 
 /// Far more than any built-in player needs here; a timeout would be a bug worth seeing.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -31,8 +32,8 @@ fn config(player: &str, effort: Option<u64>) -> PlayConfig {
     PlayConfig::builtin(player, LIMIT, effort)
 }
 
-/// Plays the case through `run_game` with `player` speaking the protocol on a thread; returns
-/// the judge's final state, its verdict, the replies the player wrote and the judge's steps.
+/// Plays the case through the judge's loop with `player` speaking the protocol on a thread;
+/// returns the final state, the verdict, the replies the player wrote and the judge's steps.
 fn recorded_game(
     seed: u64,
     player: &str,
@@ -42,10 +43,11 @@ fn recorded_game(
     let (mut endpoint, transcript) =
         spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
     let mut steps = Vec::new();
-    let (state, verdict) = run_game(seed, &mut endpoint, Some(&mut steps));
+    let mut game = LinezEnv::new(seed);
+    let verdict = env::judge(&mut game, &mut endpoint, |_, step| steps.push(step.clone()));
     endpoint.close();
     let replies = transcript.lines();
-    (state, verdict, replies, steps)
+    (*game.state(), verdict, replies, steps)
 }
 
 /// Rebuilds the final board from the start and the recorded steps alone, the way a replay page
@@ -69,41 +71,39 @@ fn board_from_steps(seed: u64, steps: &[Step]) -> Board {
     board
 }
 
-/// Replays `replies` under the rules the way the contest describes the game (not through the
-/// judge), checking each observation the player was owed; returns the final state.
+/// Replays `replies` through the environment (not the judge), checking each observation the
+/// player was owed; returns the final state.
 fn replay(seed: u64, replies: &[String]) -> State {
-    let mut case = LinezCase::new(seed);
-    let mut state = case.initial_state();
+    let mut game = LinezEnv::new(seed);
     assert_eq!(
-        format_observation(&state.board, &state.preview),
+        game.message(None),
         LINEZ.generate(&CaseId::seed(seed)),
         "seed {seed}: the first observation is the generated case"
     );
     for (turn, reply) in replies.iter().enumerate() {
-        while state.must_pass() {
-            case.spawn(&mut state);
-        }
-        assert!(
-            !state.is_over(),
+        game.advance_while_auto(|_, _| {});
+        assert_eq!(
+            game.turn(),
+            Turn::Player,
             "seed {seed}: reply {turn} {reply:?} after the game ended"
         );
-        let mv = parse_move(reply)
+        let state = *game.state();
+        assert_eq!(
+            game.message(None),
+            format_observation(&state.board, &state.preview)
+        );
+        let mv = game
+            .parse_action(reply)
             .unwrap_or_else(|e| panic!("seed {seed}: reply {turn} {reply:?} unreadable: {e}"));
-        match state.play(mv) {
-            Ok(Turn::SpawnDue) => {
-                case.spawn(&mut state);
-            }
-            Ok(Turn::Cleared { .. }) => {}
-            Err(e) => panic!(
+        if let Err(e) = game.step(mv) {
+            panic!(
                 "seed {seed}: reply {turn} {reply:?} is illegal on {:?}: {e}",
                 state.board
-            ),
+            );
         }
     }
-    while state.must_pass() && !state.is_over() {
-        case.spawn(&mut state);
-    }
-    state
+    game.advance_while_auto(|_, _| {});
+    *game.state()
 }
 
 /// Plays `seed` both ways and checks everything; returns the runner's outcome.
