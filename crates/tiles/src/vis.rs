@@ -2,11 +2,10 @@
 //! board of colour x shape tiles, the current tile, the discard counter, cleared lines
 //! flashing).
 
-use marathon_core::replay::{Recording, Viewer};
-use marathon_core::{CaseOutcome, PlayConfig};
+use marathon_core::replay::Viewer;
 use serde_json::{Map, Value, json};
 
-use crate::judge::Step;
+use crate::env::Step;
 use crate::protocol::{format_move, format_tile};
 use crate::rules::{Outcome, Params};
 
@@ -15,24 +14,14 @@ pub const VIEWER: Viewer = Viewer {
     style: include_str!("vis/tiles.css"),
 };
 
-/// The recording of a game with `params` that went through `steps` (the board starts empty).
-pub fn recording(
-    outcome: CaseOutcome,
-    config: &PlayConfig,
-    params: Params,
-    steps: &[Step],
-) -> Recording {
-    Recording {
-        outcome,
-        player: config.player.describe(),
-        start: json!({ "n": params.n, "s": params.s, "d": params.d }),
-        steps: steps.iter().map(step_json).collect(),
-    }
+/// The start of a game with `params` (the board starts empty).
+pub fn start_json(params: Params) -> Value {
+    json!({ "n": params.n, "s": params.s, "d": params.d })
 }
 
 /// `t` the tile, `m` the reply, `x` the lines cleared (`r`, `c` or `rc`), `k` the discard
 /// counter; empty fields are left out, as most moves clear nothing.
-fn step_json(step: &Step) -> Value {
+pub fn step_json(step: &Step) -> Value {
     let mut object = Map::new();
     object.insert("t".into(), json!(format_tile(step.tile)));
     object.insert("m".into(), json!(format_move(step.mv)));

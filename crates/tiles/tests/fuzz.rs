@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hostile::{LONG, assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use marathon_core::env;
 use marathon_core::{Endpoint, Verdict};
-use marathon_tiles::judge::run_game;
+use marathon_tiles::env::TilesEnv;
 use marathon_tiles::protocol::{format_move, format_tile, parse_move, parse_params, parse_tile};
 use marathon_tiles::rules::{Move, State};
 use proptest::prelude::*;
@@ -90,7 +91,7 @@ fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<S
         Ok(())
     })
     .expect("the player thread starts");
-    let (_, verdict) = run_game(seed, &mut endpoint, None);
+    let verdict = env::judge(&mut TilesEnv::new(seed), &mut endpoint, |_, _| {});
     endpoint.close();
     let refusal = judged
         .lock()

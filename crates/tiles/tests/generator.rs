@@ -26,9 +26,11 @@ fn seeds_1_to_10_give_the_statements_parameters() {
     for (seed, n, s, d) in STATEMENT {
         let case = TilesCase::new(seed);
         assert_eq!(case.params, Params { n, s, d }, "seed {seed}");
+        // What a program reads before its first reply: the parameters and the first tile, a
+        // `W` since the board is empty.
         assert_eq!(
             TILES.generate(&CaseId::seed(seed)),
-            format!("{n} {s} {d}\n"),
+            format!("{n} {s} {d}\nW\n"),
             "seed {seed}"
         );
     }

@@ -3,15 +3,19 @@
 
 use std::time::{Duration, Instant};
 
+use marathon_core::env::{self, Environment};
 use marathon_core::{
     CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
 };
 use marathon_tiles::TILES;
 use marathon_tiles::ai;
-use marathon_tiles::generator::TilesCase;
-use marathon_tiles::judge::{Step, run_game};
-use marathon_tiles::protocol::{format_move, parse_move};
+use marathon_tiles::env::{Step, TilesEnv};
+use marathon_tiles::protocol::format_move;
 use marathon_tiles::rules::{MAX_MOVES, State};
+
+/// A limit far above what the fixed-effort games here need, so that they never depend on the
+/// machine's speed.
+const NO_HURRY: Duration = Duration::from_secs(1000);
 
 fn exec(command: &str, limit: Duration) -> CaseOutcome {
     let config = PlayConfig {
@@ -140,7 +144,7 @@ fn a_game_that_survives_ends_at_the_move_cap() {
     // Seed 4 has N = 4, which the AI survives.
     let outcome = TILES.play(
         &CaseId::seed(4),
-        &PlayConfig::builtin("ai", Duration::from_secs(20), Some(1)),
+        &PlayConfig::builtin("ai", NO_HURRY, Some(1)),
     );
     assert_eq!(outcome.verdict, Verdict::Ok);
     assert_eq!(outcome.moves, MAX_MOVES as u64, "seed 4 (N = 4) survives");
@@ -148,39 +152,42 @@ fn a_game_that_survives_ends_at_the_move_cap() {
     assert_eq!(full.value, 1.0);
 }
 
-/// Plays `seed` through `run_game` with a built-in player on a thread; returns the judge's
-/// state, verdict, the player's replies and the judge's recorded steps.
+/// Plays `seed` through the judge's loop with a built-in player on a thread; returns the final
+/// state, the verdict, the player's replies and the judge's recorded steps.
 fn recorded_game(
     seed: u64,
     player: &str,
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
-    let solve = SolveConfig::new(player, Duration::from_secs(20), effort);
+    let solve = SolveConfig::new(player, NO_HURRY, effort);
     let (mut endpoint, transcript) =
         spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
     let mut steps = Vec::new();
-    let (state, verdict) = run_game(seed, &mut endpoint, Some(&mut steps));
+    let mut game = TilesEnv::new(seed);
+    let verdict = env::judge(&mut game, &mut endpoint, |_, step| steps.push(*step));
     endpoint.close();
-    (state, verdict, transcript.lines(), steps)
+    (game.state().clone(), verdict, transcript.lines(), steps)
 }
 
-/// Replays the replies under the rules with the case's tile stream.
+/// Replays the replies through the environment (not the judge).
 fn replay(seed: u64, replies: &[String]) -> State {
-    let mut case = TilesCase::new(seed);
-    let mut state = State::new(case.params);
+    let mut game = TilesEnv::new(seed);
     for (turn, reply) in replies.iter().enumerate() {
-        assert!(!state.is_over(), "seed {seed}: reply {turn} after the end");
-        let tile = case.next_tile(state.board.is_empty());
-        let mv = parse_move(reply).unwrap_or_else(|e| panic!("seed {seed} reply {turn}: {e}"));
-        state
-            .play(tile, mv)
+        assert!(
+            game.tile().is_some(),
+            "seed {seed}: reply {turn} after the end"
+        );
+        let mv = game
+            .parse_action(reply)
+            .unwrap_or_else(|e| panic!("seed {seed} reply {turn}: {e}"));
+        game.step(mv)
             .unwrap_or_else(|e| panic!("seed {seed} reply {turn} {reply:?}: {e}"));
     }
-    state
+    game.state().clone()
 }
 
 fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
-    let config = PlayConfig::builtin(player, Duration::from_secs(20), effort);
+    let config = PlayConfig::builtin(player, NO_HURRY, effort);
     let outcome = TILES.play(&CaseId::seed(seed), &config);
     let context = format!("{player} on seed {seed}");
     assert_eq!(
