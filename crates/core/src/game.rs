@@ -235,7 +235,7 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     /// gives when the game is over; `None` (the default) starts it the usual way. For a player
     /// that needs what no program can be given (reversi's `oracle` knows the case's hidden
     /// opponents).
-    fn start_builtin(&self, _case: &CaseId, _config: &PlayConfig) -> Option<io::Result<Started>> {
+    fn start_builtin(&self, _env: &Self::Env, _config: &PlayConfig) -> Option<io::Result<Started>> {
         None
     }
     /// The game's half of a replay page.
@@ -374,7 +374,7 @@ fn play_case<G: GameSpec>(
     };
     let start = game.replay_start(&env);
     let started = match &config.player {
-        PlayerSpec::Builtin(_) => game.start_builtin(case, config),
+        PlayerSpec::Builtin(_) => game.start_builtin(&env, config),
         PlayerSpec::Exec(_) => None,
     };
     let started = started.unwrap_or_else(|| {

@@ -16,7 +16,6 @@ use marathon_core::{CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, V
 use marathon_reversi::REVERSI;
 use marathon_reversi::ai::{self, ORACLE};
 use marathon_reversi::generator;
-use marathon_reversi::judge::outcome;
 use rayon::prelude::*;
 
 fn main() {
@@ -85,15 +84,22 @@ fn play_local(case: &CaseId, player: &str, effort: Option<u64>, limit: Duration)
     let state = ai::play_local(&reversi, built.as_mut(), limit);
     let time = started.elapsed();
     let predictions = built.predictions();
-    let mut result = outcome(
-        "reversi",
-        case,
-        &reversi,
-        &state,
-        Verdict::Ok,
+    let mut result = CaseOutcome {
+        game: "reversi",
+        case: case.clone(),
+        params: vec![
+            ("N", reversi.size.to_string()),
+            ("P", reversi.players.to_string()),
+        ],
+        score: state.score(),
+        moves: u64::from(state.moves),
         time,
-        state.moves as u64,
-    );
+        verdict: Verdict::Ok,
+        metrics: vec![Metric {
+            name: "owned",
+            value: f64::from(state.board.count(1)),
+        }],
+    };
     if predictions.total > 0 {
         result.metrics.push(Metric {
             name: "predicted",

@@ -1,36 +1,39 @@
-//! Drives player 1 through a MultiplayerReversi case: the judge plays the computer opponents
-//! in-process with their evolved strategies, sends the board to player 1 on each of its turns
-//! (skipping it when it has no move) and applies its reply. An illegal or malformed move, a
-//! crash or a timeout ends the game and scores 0 (RULES.md); the verdict says why.
+//! MultiplayerReversi as the runner and the CLI see it: the contest's facts and scoring. The
+//! judge plays the computer opponents in-process with their evolved strategies, sends the board
+//! to player 1 on each of its turns (skipping it when it has no move) and applies its reply
+//! ([`crate::env`]). An illegal or malformed move, a crash or a timeout ends the game and scores
+//! 0 (RULES.md); the verdict says why.
 //!
 //! The `oracle` player knows the opponents' true weights: the judge builds it itself on a
 //! thread with the case's strategies (behind the same pipes as every player), since no program
 //! started from the command line could know them.
 
+use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use marathon_core::replay::{Recording, Viewer};
+use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, CaseOutcome, Endpoint, Game, Metric, PlayConfig, PlayerSpec, SolveConfig, SolveFn,
-    Verdict, play_with_endpoint, start_player,
+    CaseId, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, SolveConfig, Started, Verdict,
 };
+use serde_json::Value;
 
 use crate::ai::{self, Predictions};
-use crate::generator::{self, ReversiCase};
-use crate::protocol::{format_observation, parse_move};
-use crate::rules::{Bits, Cell, IllegalMove, Player, State};
+use crate::env::{ReversiEnv, Step};
 use crate::vis;
 
 /// The contest's limit: 30 s of the solution's time per case.
 pub const TIME_LIMIT: Duration = Duration::from_secs(30);
 
+#[derive(Clone, Copy, Debug)]
 pub struct Reversi;
 
 /// The game as the CLI and the runner see it.
 pub static REVERSI: Reversi = Reversi;
 
-impl Game for Reversi {
+impl GameSpec for Reversi {
+    type Env = ReversiEnv;
+
     fn name(&self) -> &'static str {
         "reversi"
     }
@@ -43,167 +46,88 @@ impl Game for Reversi {
         TIME_LIMIT
     }
 
-    /// The first observation: the start board (it needs only the size, not the opponents).
-    fn generate(&self, case: &CaseId) -> String {
-        format_observation(&State::new(generator::size_of(case.seed)).board)
+    fn environment(&self, case: &CaseId) -> Result<ReversiEnv, String> {
+        Ok(ReversiEnv::new(case.seed))
     }
 
-    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
-        self.play_recorded(case, config, None)
-    }
-
-    fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
-        let mut steps = Vec::new();
-        let outcome = self.play_recorded(case, config, Some(&mut steps));
-        let start = State::new(generator::size_of(case.seed));
-        Some(vis::recording(outcome, config, &start, &steps))
-    }
-
-    fn viewer(&self) -> Option<Viewer> {
-        Some(vis::VIEWER)
-    }
-
-    fn solver(&self) -> SolveFn {
-        ai::speak_protocol
-    }
-}
-
-impl Reversi {
-    fn play_recorded(
+    /// Player 1's score, 0 unless the verdict is ok (RULES.md); params N and P; metric `owned`
+    /// (player 1's cells at the end).
+    fn score(
         &self,
-        case: &CaseId,
-        config: &PlayConfig,
-        steps: Option<&mut Vec<Step>>,
-    ) -> CaseOutcome {
-        let reversi = generator::generate(case.seed);
+        _case: &CaseId,
+        env: &ReversiEnv,
+        verdict: &Verdict,
+        _time: Duration,
+    ) -> Scored {
+        let state = env.state();
+        let reversi = env.case();
+        Scored {
+            score: if verdict.is_ok() { state.score() } else { 0.0 },
+            params: vec![
+                ("N", reversi.size.to_string()),
+                ("P", reversi.players.to_string()),
+            ],
+            metrics: vec![Metric {
+                name: "owned",
+                value: f64::from(state.board.count(1)),
+            }],
+        }
+    }
+
+    fn solve(
+        &self,
+        config: &SolveConfig,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        ai::speak_protocol(config, input, output)
+    }
+
+    /// The oracle gets the case's opponents; the other built-in players report how many of the
+    /// opponents' moves they predicted (metric `predicted`).
+    fn start_builtin(&self, env: &ReversiEnv, config: &PlayConfig) -> Option<io::Result<Started>> {
+        let PlayerSpec::Builtin(name) = &config.player else {
+            return None;
+        };
+        if name == ai::ORACLE {
+            let started = ai::spawn_oracle(env.case(), config.time_limit, config.effort);
+            return Some(started.map(|endpoint| Started {
+                endpoint,
+                report: Box::new(Vec::new),
+            }));
+        }
         let predictions = Arc::new(Mutex::new(Predictions::default()));
-        let started = match &config.player {
-            PlayerSpec::Builtin(name) if name == ai::ORACLE => {
-                ai::spawn_oracle(&reversi, config.time_limit, config.effort)
-            }
-            PlayerSpec::Builtin(name) => ai::spawn_reporting(
-                SolveConfig {
-                    player: name.clone(),
-                    time_limit: config.time_limit,
-                    effort: config.effort,
-                },
-                Arc::clone(&predictions),
-            ),
-            PlayerSpec::Exec(_) => start_player(self.name(), case, config, ai::speak_protocol),
+        let solve = SolveConfig {
+            player: name.clone(),
+            time_limit: config.time_limit,
+            effort: config.effort,
         };
-        let ((state, moves), verdict, time) = play_with_endpoint(
-            started,
-            |endpoint| {
-                let (state, verdict, moves) = run_game(&reversi, endpoint, steps);
-                ((state, moves), verdict)
-            },
-            || (reversi.initial_state(), 0),
-        );
-        let mut outcome = outcome(self.name(), case, &reversi, &state, verdict, time, moves);
-        let predictions = *predictions.lock().unwrap_or_else(|e| e.into_inner());
-        if predictions.total > 0 {
-            outcome.metrics.push(Metric {
-                name: "predicted",
-                value: predictions.rate(),
-            });
-        }
-        outcome
-    }
-}
-
-/// The outcome of a finished (or failed) game: score 0 unless the verdict is ok (RULES.md).
-pub fn outcome(
-    game: &'static str,
-    case: &CaseId,
-    reversi: &ReversiCase,
-    state: &State,
-    verdict: Verdict,
-    time: Duration,
-    moves: u64,
-) -> CaseOutcome {
-    let owned = state.board.count(1);
-    let score = if verdict.is_ok() { state.score() } else { 0.0 };
-    CaseOutcome {
-        game,
-        case: case.clone(),
-        params: vec![
-            ("N", reversi.size.to_string()),
-            ("P", reversi.players.to_string()),
-        ],
-        score,
-        moves,
-        time,
-        verdict,
-        metrics: vec![Metric {
-            name: "owned",
-            value: owned as f64,
-        }],
-    }
-}
-
-/// One move as a replay shows it: who played where, and the pieces it flipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    pub player: Player,
-    pub cell: Cell,
-    pub flipped: Bits,
-}
-
-/// Plays the case to its end or to player 1's first failure; returns the final state, the
-/// verdict and player 1's moves. With `steps`, every move (of every player) is recorded there.
-pub fn run_game(
-    case: &ReversiCase,
-    endpoint: &mut Endpoint,
-    mut steps: Option<&mut Vec<Step>>,
-) -> (State, Verdict, u64) {
-    let mut state = case.initial_state();
-    let mut moves = 0;
-    let verdict = loop {
-        let (player, cell, flipped) = match state.to_move {
-            None => break Verdict::Ok,
-            Some(1) => match exchange(&mut state, endpoint) {
-                Ok((cell, flipped)) => {
-                    moves += 1;
-                    (1, cell, flipped)
+        let started = ai::spawn_reporting(solve, Arc::clone(&predictions));
+        Some(started.map(|endpoint| Started {
+            endpoint,
+            report: Box::new(move || {
+                let predictions = *predictions.lock().unwrap_or_else(|e| e.into_inner());
+                if predictions.total > 0 {
+                    vec![Metric {
+                        name: "predicted",
+                        value: predictions.rate(),
+                    }]
+                } else {
+                    Vec::new()
                 }
-                Err(verdict) => break verdict,
-            },
-            Some(player) => {
-                let cell = case
-                    .opponent_move(&state.board, player)
-                    .expect("the player to move has a legal move");
-                (player, cell, state.play_unchecked(cell))
-            }
-        };
-        if let Some(steps) = steps.as_deref_mut() {
-            steps.push(Step {
-                player,
-                cell,
-                flipped,
-            });
-        }
-    };
-    (state, verdict, moves)
-}
+            }),
+        }))
+    }
 
-/// One observation and player 1's move; returns where it played and what it flipped.
-fn exchange(state: &mut State, endpoint: &mut Endpoint) -> Result<(Cell, Bits), Verdict> {
-    endpoint
-        .send(&format_observation(&state.board))
-        .map_err(Verdict::from)?;
-    let line = endpoint.receive_line().map_err(Verdict::from)?;
-    let invalid = |reason: String| Verdict::invalid(&line, reason);
-    let mv = parse_move(&line).map_err(|e| invalid(e.to_string()))?;
-    let cell = mv.cell(&state.board).ok_or_else(|| {
-        invalid(
-            IllegalMove::OffBoard {
-                col: mv.col,
-                row: mv.row,
-                size: state.board.size(),
-            }
-            .to_string(),
-        )
-    })?;
-    let flipped = state.play(cell).map_err(|e| invalid(e.to_string()))?;
-    Ok((cell, flipped))
+    fn viewer(&self) -> Viewer {
+        vis::VIEWER
+    }
+
+    fn replay_start(&self, env: &ReversiEnv) -> Value {
+        vis::start_json(env.state())
+    }
+
+    fn replay_step(&self, env: &ReversiEnv, step: &Step) -> Value {
+        vis::step_json(env.state(), step)
+    }
 }

@@ -3,11 +3,13 @@
 //! `rules` knows the game and nothing else; `strategy` is the computer players' move choice;
 //! `generator` deals a case from a seed (the board size and the opponents' strategies, evolved
 //! by the genetic algorithm of RULES.md); `protocol` reads and writes the contest's text;
-//! `judge` drives player 1 through a case and plays the opponents; `ai` holds the built-in
-//! players, among them the AI that infers the opponents' weights from their moves; `vis` draws
-//! replays.
+//! `env` is a case in play, player 1 stepping it and the opponents moving by themselves (what
+//! the judge and everything else drives); `judge` gives the contest's facts and scoring; `ai`
+//! holds the built-in players, among them the AI that infers the opponents' weights from their
+//! moves; `vis` draws replays.
 
 pub mod ai;
+pub mod env;
 pub mod generator;
 pub mod judge;
 pub mod protocol;

@@ -1,58 +1,37 @@
 //! Reversi replays: every player's moves as the replay page reads them, and the page's viewer
 //! (the board in the players' colours, whose turn, the counts, the last move and its flips).
 
-use marathon_core::replay::{Recording, Viewer};
-use marathon_core::{CaseOutcome, PlayConfig};
-use serde_json::json;
+use marathon_core::replay::Viewer;
+use serde_json::{Value, json};
 
-use crate::judge::Step;
+use crate::env::Step;
 use crate::protocol::format_rows;
-use crate::rules::{Cell, Player, State};
+use crate::rules::{Cell, State};
 
 pub const VIEWER: Viewer = Viewer {
     script: include_str!("vis/reversi.js"),
     style: include_str!("vis/reversi.css"),
 };
 
-/// The recording of a game that started at `start` and went through `steps`. Cells are
-/// `row * n + col`; the board is the protocol's rows.
-pub fn recording(
-    outcome: CaseOutcome,
-    config: &PlayConfig,
-    start: &State,
-    steps: &[Step],
-) -> Recording {
-    let n = start.board.size();
-    let players = start.board.players();
+/// The start of a game as the viewer reads it: the size, the players and the protocol's rows.
+pub fn start_json(start: &State) -> Value {
+    json!({
+        "n": start.board.size(),
+        "players": start.board.players(),
+        "rows": format_rows(&start.board),
+    })
+}
+
+/// One move as the viewer reads it; `after` is the game after it. Cells are `row * n + col`;
+/// the score is player 1's (RULES.md: owned * P / n^2), to three decimals.
+pub fn step_json(after: &State, step: &Step) -> Value {
+    let n = after.board.size();
     let index = |cell: Cell| cell.row() * n + cell.col();
-    // Player 1's score as the game goes (RULES.md: owned * P / n^2), from the owners so far.
-    let mut owner: Vec<Player> = (0..n * n)
-        .map(|i| start.board.get(Cell::new(i / n, i % n)).unwrap_or(0))
-        .collect();
-    Recording {
-        outcome,
-        player: config.player.describe(),
-        start: json!({
-            "n": n,
-            "players": start.board.players(),
-            "rows": format_rows(&start.board),
-        }),
-        steps: steps
-            .iter()
-            .map(|step| {
-                let flipped: Vec<usize> = step.flipped.iter().map(index).collect();
-                for &cell in flipped.iter().chain(&[index(step.cell)]) {
-                    owner[cell] = step.player;
-                }
-                let owned = owner.iter().filter(|&&p| p == 1).count();
-                let score = owned as f64 * players as f64 / (n * n) as f64;
-                json!({
-                    "p": step.player,
-                    "c": index(step.cell),
-                    "f": flipped,
-                    "score": (score * 1000.0).round() / 1000.0,
-                })
-            })
-            .collect(),
-    }
+    let flipped: Vec<usize> = step.flipped.iter().map(index).collect();
+    json!({
+        "p": step.player,
+        "c": index(step.cell),
+        "f": flipped,
+        "score": (after.score() * 1000.0).round() / 1000.0,
+    })
 }

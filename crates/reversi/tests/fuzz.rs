@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use hostile::{LONG, assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use marathon_core::env;
 use marathon_core::{Endpoint, Verdict};
+use marathon_reversi::env::ReversiEnv;
 use marathon_reversi::generator::{ReversiCase, generate};
-use marathon_reversi::judge::run_game;
 use marathon_reversi::protocol::{format_move, parse_move, parse_observation};
 use marathon_reversi::rules::IllegalMove;
 use proptest::prelude::*;
@@ -93,7 +94,8 @@ fn play_then(case: &ReversiCase, legal_moves: usize, hostile: &str) -> (Verdict,
         Ok(())
     })
     .expect("the player thread starts");
-    let (_, verdict, _) = run_game(case, &mut endpoint, None);
+    let mut game = ReversiEnv::of_case(Arc::new(case.clone()));
+    let verdict = env::judge(&mut game, &mut endpoint, |_, _| {});
     endpoint.close();
     let refusal = judged.lock().unwrap().clone();
     (
