@@ -242,9 +242,14 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     fn viewer(&self) -> Viewer;
     /// The start of a replay: the environment before any step, as the viewer reads it.
     fn replay_start(&self, env: &Self::Env) -> Value;
-    /// One step of a replay, as the viewer reads it; `env` is the environment after it. It
-    /// carries the score after the step under `score`.
-    fn replay_step(&self, env: &Self::Env, event: &<Self::Env as Environment>::Event) -> Value;
+    /// One step of a replay, as the viewer reads it, carrying the score after it under
+    /// `score`; `env` is the environment after it. `None` for an event a replay does not show
+    /// (a closing `DONE`).
+    fn replay_step(
+        &self,
+        env: &Self::Env,
+        event: &<Self::Env as Environment>::Event,
+    ) -> Option<Value>;
 }
 
 /// A game's figures of a finished case (see [`GameSpec::score`]).
@@ -304,7 +309,7 @@ impl<G: GameSpec> Game for G {
     fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
         let mut steps = Vec::new();
         let (outcome, start) = play_case(self, case, config, |env, event| {
-            steps.push(self.replay_step(env, event));
+            steps.extend(self.replay_step(env, event));
         });
         Some(Recording {
             outcome,

@@ -67,7 +67,7 @@ impl GameSpec for Linez {
         vis::start_json(env.state())
     }
 
-    fn replay_step(&self, _env: &LinezEnv, step: &Step) -> Value {
-        vis::step_json(step)
+    fn replay_step(&self, _env: &LinezEnv, step: &Step) -> Option<Value> {
+        Some(vis::step_json(step))
     }
 }

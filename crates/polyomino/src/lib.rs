@@ -5,13 +5,15 @@
 //! `rules` knows the game and nothing else (the board, pieces, rotations, and the [`Session`]
 //! that validates every `getNext`/`placeNext` call); `generator` deals boards and pieces from a
 //! seed exactly as marathon defines it (RULES.md); `protocol` reads and writes the contest's
-//! text; `judge` serves a session to a player through that text; `ai` holds the built-in
-//! players, which play against the [`Contest`] trait; `vis` draws replays.
+//! text; `env` is a case in play, stepped by the program's calls (what the judge and everything
+//! else drives); `judge` gives the contest's facts and scoring; `ai` holds the built-in players,
+//! which play against the [`Contest`] trait; `vis` draws replays.
 //!
 //! [`Session`]: rules::Session
 //! [`Contest`]: rules::Contest
 
 pub mod ai;
+pub mod env;
 pub mod generator;
 pub mod judge;
 pub mod protocol;

@@ -2,26 +2,21 @@
 //! (the board with the initial covered cells and each placed piece in its own colour, the
 //! requested pieces not placed yet).
 
-use marathon_core::replay::{Recording, Viewer};
-use marathon_core::{CaseOutcome, PlayConfig};
+use marathon_core::replay::Viewer;
 use serde_json::{Value, json};
 
-use crate::generator::PolyominoCase;
-use crate::judge::Step;
+use crate::env::Step;
+use crate::generator::{PieceGenerator, PolyominoCase};
+use crate::rules::Session;
 
 pub const VIEWER: Viewer = Viewer {
     script: include_str!("vis/polyomino.js"),
     style: include_str!("vis/polyomino.css"),
 };
 
-/// The recording of a game on `case` that went through `steps`. The board is `W*H` characters
-/// row by row, `#` covered and `.` free; cells are `y * W + x`.
-pub fn recording(
-    outcome: CaseOutcome,
-    config: &PlayConfig,
-    case: &PolyominoCase,
-    steps: &[Step],
-) -> Recording {
+/// The start of a game on `case`. The board is `W*H` characters row by row, `#` covered and `.`
+/// free; cells are `y * W + x`.
+pub fn start_json(case: &PolyominoCase) -> Value {
     let board = case.board();
     let mut text = String::with_capacity(case.width * case.height);
     for y in 0..case.height {
@@ -29,41 +24,16 @@ pub fn recording(
             text.push(if board.is_covered(x, y) { '#' } else { '.' });
         }
     }
-    // The page shows the raw score (before the time factor) as it grows.
-    let mut placed = 0u64;
-    let mut requested = Vec::new();
-    let mut is_placed = Vec::new();
-    let steps = steps
-        .iter()
-        .map(|step| match step {
-            Step::Get { index, size } => {
-                requested.push(*size as u64);
-                is_placed.push(false);
-                json!({ "g": index, "n": size, "score": raw(placed, &requested, &is_placed) })
-            }
-            Step::Place { index, cells } => {
-                let size = cells.len() as u64;
-                placed += size * size;
-                is_placed[*index] = true;
-                json!({ "p": index, "c": cells, "score": raw(placed, &requested, &is_placed) })
-            }
-        })
-        .collect();
-    Recording {
-        outcome,
-        player: config.player.describe(),
-        start: json!({ "w": case.width, "h": case.height, "board": text }),
-        steps,
-    }
+    json!({ "w": case.width, "h": case.height, "board": text })
 }
 
-/// The raw score if the game ended here: placed size^2 minus requested-but-unplaced size^2.
-fn raw(placed: u64, requested: &[u64], is_placed: &[bool]) -> Value {
-    let unplaced: u64 = requested
-        .iter()
-        .zip(is_placed)
-        .filter(|(_, placed)| !**placed)
-        .map(|(size, _)| size * size)
-        .sum();
-    json!(placed.saturating_sub(unplaced))
+/// One accepted call as the viewer reads it, with the raw score (before the time factor) if
+/// the game ended there; `DONE` shows as no step.
+pub fn step_json(after: &Session<PieceGenerator>, step: &Step) -> Option<Value> {
+    let score = after.raw_score();
+    match step {
+        Step::Get { index, size } => Some(json!({ "g": index, "n": size, "score": score })),
+        Step::Place { index, cells } => Some(json!({ "p": index, "c": cells, "score": score })),
+        Step::Done => None,
+    }
 }

@@ -9,9 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hostile::{assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use marathon_core::env;
 use marathon_core::{Endpoint, Verdict};
+use marathon_polyomino::env::PolyominoEnv;
 use marathon_polyomino::generator::PolyominoCase;
-use marathon_polyomino::judge::run_game;
 use marathon_polyomino::protocol::{
     Command, format_command, parse_case, parse_case_header, parse_cell, parse_command, parse_piece,
     parse_piece_header, parse_total,
@@ -107,8 +108,7 @@ fn play_then(seed: u64, sizes: &[i64], hostile: &str) -> (Verdict, Vec<String>, 
         Ok(())
     })
     .expect("the player thread starts");
-    let case = PolyominoCase::new(seed);
-    let (_, verdict) = run_game(&case, &mut endpoint, None);
+    let verdict = env::judge(&mut PolyominoEnv::new(seed), &mut endpoint, |_, _| {});
     endpoint.close();
     let sent = sent.lock().unwrap().clone();
     (verdict, sent, hostile)

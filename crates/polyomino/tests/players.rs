@@ -1,32 +1,31 @@
-//! The built-in players against the rules: played directly on a `Session` (every call is
+//! The built-in players against the rules: played directly on the environment (every call is
 //! validated, any refusal fails the test) over many seeds, and through the judge, where the
-//! commands they wrote are recorded and replayed on a fresh session.
+//! commands they wrote are recorded and replayed on a fresh environment.
 
 use std::time::{Duration, Instant};
 
+use marathon_core::env::{self, Environment, Turn};
 use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
 use marathon_polyomino::POLYOMINO;
 use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play, speak_protocol};
+use marathon_polyomino::env::{PolyominoEnv, Step};
 use marathon_polyomino::generator::PolyominoCase;
-use marathon_polyomino::judge::{Step, run_game};
-use marathon_polyomino::protocol::{Command, parse_command};
-use marathon_polyomino::rules::Session;
 
 const LIMIT: Duration = Duration::from_secs(30);
 
-/// Plays `player` on `seed` directly on a session; returns the raw score.
+/// Plays `player` on `seed` directly on the environment; returns the raw score.
 fn direct(player: &str, seed: u64, effort: Option<u64>) -> u64 {
-    let case = PolyominoCase::new(seed);
-    let mut session = Session::new(case.board(), case.pieces());
+    let mut game = PolyominoEnv::new(seed);
+    let board = game.case().board();
     let config = PlayerConfig {
         effort,
         time_limit: LIMIT,
         started: Instant::now(),
         seed,
     };
-    play(player, &case.board(), &mut session, &config)
+    play(player, &board, &mut game, &config)
         .unwrap_or_else(|e| panic!("{player} on seed {seed}: {e}"));
-    session.raw_score()
+    game.session().raw_score()
 }
 
 #[test]
@@ -64,8 +63,10 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             let (mut endpoint, transcript) = spawn_recorded_player(solve, speak_protocol).unwrap();
             let case = PolyominoCase::new(seed);
             let mut steps = Vec::new();
-            let (session, verdict) = run_game(&case, &mut endpoint, Some(&mut steps));
+            let mut game = PolyominoEnv::new(seed);
+            let verdict = env::judge(&mut game, &mut endpoint, |_, step| steps.push(step.clone()));
             endpoint.close();
+            let session = game.session();
             assert_eq!(verdict, Verdict::Ok);
             let raw = outcome
                 .metrics
@@ -98,30 +99,18 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
                 "{player} seed {seed}: boards differ"
             );
 
-            // Replay the recorded commands on a fresh session.
+            // Replay the recorded commands on a fresh environment.
             let lines = transcript.lines();
-            let mut fresh = Session::new(case.board(), case.pieces());
-            let mut done = false;
+            let mut fresh = PolyominoEnv::new(seed);
             for line in &lines {
-                assert!(!done, "a command after DONE");
-                match parse_command(line).unwrap() {
-                    Command::Get { size } => {
-                        fresh.get_next(size).unwrap();
-                    }
-                    Command::Place {
-                        index,
-                        x,
-                        y,
-                        rotation,
-                    } => {
-                        fresh.place_next(index, x, y, rotation).unwrap();
-                    }
-                    Command::Done => done = true,
-                }
+                assert_eq!(fresh.turn(), Turn::Player, "a command after DONE");
+                let command = fresh.parse_action(line).unwrap();
+                fresh.step(command).unwrap();
             }
+            let done = fresh.turn() == Turn::Over;
             assert!(done, "{player} seed {seed}: no DONE");
-            assert_eq!(fresh.raw_score(), session.raw_score());
-            assert_eq!(fresh.board(), session.board());
+            assert_eq!(fresh.session().raw_score(), session.raw_score());
+            assert_eq!(fresh.session().board(), session.board());
         }
     }
 }
@@ -148,16 +137,16 @@ fn the_ai_with_held_pieces_and_wide_candidates_makes_only_valid_calls() {
         ..Params::default()
     };
     for seed in [1, 3, 7, 12] {
-        let case = PolyominoCase::new(seed);
-        let mut session = Session::new(case.board(), case.pieces());
+        let mut game = PolyominoEnv::new(seed);
+        let board = game.case().board();
         let config = PlayerConfig {
             effort: Some(6),
             time_limit: LIMIT,
             started: Instant::now(),
             seed,
         };
-        play_with(&case.board(), &mut session, &config, &params)
+        play_with(&board, &mut game, &config, &params)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(session.raw_score() > 0, "seed {seed}");
+        assert!(game.session().raw_score() > 0, "seed {seed}");
     }
 }

@@ -127,7 +127,7 @@ impl GameSpec for Reversi {
         vis::start_json(env.state())
     }
 
-    fn replay_step(&self, env: &ReversiEnv, step: &Step) -> Value {
-        vis::step_json(env.state(), step)
+    fn replay_step(&self, env: &ReversiEnv, step: &Step) -> Option<Value> {
+        Some(vis::step_json(env.state(), step))
     }
 }

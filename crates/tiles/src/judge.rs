@@ -98,7 +98,7 @@ impl GameSpec for Tiles {
         vis::start_json(env.state().params)
     }
 
-    fn replay_step(&self, _env: &TilesEnv, step: &Step) -> Value {
-        vis::step_json(step)
+    fn replay_step(&self, _env: &TilesEnv, step: &Step) -> Option<Value> {
+        Some(vis::step_json(step))
     }
 }
