@@ -4,9 +4,12 @@
 //!
 //! `rules` knows the game and nothing else; `generator` deals cases from (alphabet, seed) with
 //! Python's `random` exactly as the official tests were made; `protocol` reads and writes the
-//! Kattis text; `judge` drives a player through a case; `ai` holds the built-in players; `vis` draws replays.
+//! Kattis text; `env` is a case in play, stepped by removals (what the judge and everything else
+//! drives); `judge` gives the contest's facts and scoring; `ai` holds the built-in players; `vis`
+//! draws replays.
 
 pub mod ai;
+pub mod env;
 pub mod generator;
 pub mod judge;
 pub mod protocol;

@@ -2,12 +2,11 @@
 //! viewer (the 6x6 tops on bronze, silver or gold, the path of removals, the bonuses as they
 //! score).
 
-use marathon_core::replay::{Recording, Viewer};
-use marathon_core::{CaseOutcome, PlayConfig};
+use marathon_core::replay::Viewer;
 use serde_json::{Value, json};
 
+use crate::env::Step;
 use crate::generator::Deal;
-use crate::judge::Step;
 use crate::rules::Piece;
 
 pub const VIEWER: Viewer = Viewer {
@@ -15,30 +14,29 @@ pub const VIEWER: Viewer = Viewer {
     style: include_str!("vis/solitaire.css"),
 };
 
-/// The recording of a game on `deal` that went through `steps`. Cells are indices 0..36 in
-/// row-major order; pieces by their protocol names.
-pub fn recording(
-    outcome: CaseOutcome,
-    config: &PlayConfig,
-    deal: &Deal,
-    steps: &[Step],
-) -> Recording {
+/// The start of a game on `deal`: the tops by their protocol names. Cells are indices 0..36 in
+/// row-major order.
+pub fn start_json(deal: &Deal) -> Value {
     let tops: Vec<&str> = deal.tops().iter().map(|p| p.name()).collect();
-    Recording {
-        outcome,
-        player: config.player.describe(),
-        start: json!({ "tops": tops }),
-        steps: steps.iter().map(step_json).collect(),
-    }
+    json!({ "tops": tops })
 }
 
-fn step_json(step: &Step) -> Value {
-    let b = step.breakdown;
-    json!({
-        "c": step.cell.index(),
-        "p": step.removed.name(),
-        "v": step.revealed.map(Piece::name),
+/// One removal as the viewer reads it; the closing `0 0` shows as no step.
+pub fn step_json(step: &Step) -> Option<Value> {
+    let Step::Removed {
+        cell,
+        removed,
+        revealed,
+        breakdown: b,
+    } = step
+    else {
+        return None;
+    };
+    Some(json!({
+        "c": cell.index(),
+        "p": removed.name(),
+        "v": revealed.map(Piece::name),
         "b": [b.runs, b.sets, b.alternation],
         "score": b.total(),
-    })
+    }))
 }

@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hostile::{LONG, assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use marathon_core::env;
 use marathon_core::{CaseId, Endpoint, Verdict};
-use marathon_solitaire::judge::{case_deal, run_game};
+use marathon_solitaire::env::{SolitaireEnv, case_deal};
 use marathon_solitaire::protocol::{Reply, format_reply, parse_board, parse_reply, parse_reveal};
 use marathon_solitaire::rules::{Cell, SIZE, State};
 use proptest::prelude::*;
@@ -85,8 +86,8 @@ fn play_then(case: &CaseId, legal_moves: usize, hostile: &str) -> (Verdict, Opti
         Ok(())
     })
     .expect("the player thread starts");
-    let deal = case_deal(case);
-    let (_, verdict) = run_game(&deal, &mut endpoint, None);
+    let mut game = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
+    let verdict = env::judge(&mut game, &mut endpoint, |_, _| {});
     endpoint.close();
     let refusal = judged.lock().unwrap().clone();
     (

@@ -4,54 +4,65 @@
 
 use std::time::Duration;
 
+use marathon_core::env::{self, Environment, Turn};
 use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
 use marathon_solitaire::SOLITAIRE;
 use marathon_solitaire::ai;
-use marathon_solitaire::judge::{Step, case_deal, run_game};
-use marathon_solitaire::protocol::{Reply, parse_reply};
-use marathon_solitaire::rules::State;
+use marathon_solitaire::env::{SolitaireEnv, Step, case_deal};
+use marathon_solitaire::rules::{Cell, State};
 
-const LIMIT: Duration = Duration::from_secs(20);
+/// Far above what the fixed-effort games here need, so that they never depend on the machine's
+/// speed.
+const LIMIT: Duration = Duration::from_secs(1000);
 
 fn config(player: &str, effort: Option<u64>) -> PlayConfig {
     PlayConfig::builtin(player, LIMIT, effort)
 }
 
-/// Plays the case through `run_game` with the player on a thread; returns the judge's state,
-/// verdict, the player's replies and the judge's recorded steps.
+/// Plays the case through the judge's loop with the player on a thread; returns the final
+/// state, the verdict, the player's replies and the cells of the judge's removals with the
+/// score after each.
 fn recorded_game(
     case: &CaseId,
     player: &str,
     effort: Option<u64>,
-) -> (State, Verdict, Vec<String>, Vec<Step>) {
+) -> (State, Verdict, Vec<String>, Vec<(Cell, u32)>) {
     let solve = SolveConfig::new(player, LIMIT, effort);
     let (mut endpoint, transcript) =
         spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
-    let deal = case_deal(case);
-    let mut steps = Vec::new();
-    let (state, verdict) = run_game(&deal, &mut endpoint, Some(&mut steps));
+    let mut game = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
+    let mut removals = Vec::new();
+    let verdict = env::judge(&mut game, &mut endpoint, |_, step| {
+        if let Step::Removed {
+            cell, breakdown, ..
+        } = step
+        {
+            removals.push((*cell, breakdown.total()));
+        }
+    });
     endpoint.close();
     let replies = transcript.lines();
-    (state, verdict, replies, steps)
+    (game.state().clone(), verdict, replies, removals)
 }
 
-/// Replays the replies under the rules with the case's deal; the last must be `0 0`, every
+/// Replays the replies through the environment (not the judge); the last must be `0 0`, every
 /// other a legal removal.
 fn replay(case: &CaseId, replies: &[String]) -> State {
-    let deal = case_deal(case);
-    let mut state = State::new(deal.tops());
-    let (last, removals) = replies.split_last().expect("at least `0 0`");
-    assert_eq!(parse_reply(last), Ok(Reply::Stop), "{case}: the last reply");
-    for reply in removals {
-        let Ok(Reply::Remove(cell)) = parse_reply(reply) else {
-            panic!("{case}: reply {reply:?} is not a removal");
-        };
-        let reveal = deal.piece(cell, state.removed(cell) + 1);
-        state
-            .play(cell, reveal)
+    let mut game = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
+    for reply in replies {
+        assert_eq!(game.turn(), Turn::Player, "{case}: {reply:?} after `0 0`");
+        let action = game
+            .parse_action(reply)
+            .unwrap_or_else(|e| panic!("{case}: {reply:?} is unreadable: {e}"));
+        game.step(action)
             .unwrap_or_else(|e| panic!("{case}: {reply:?} is illegal: {e}"));
     }
-    state
+    assert_eq!(
+        game.turn(),
+        Turn::Over,
+        "{case}: the last reply is not `0 0`"
+    );
+    game.state().clone()
 }
 
 fn check_case(case: &CaseId, player: &str, effort: Option<u64>) -> f64 {
@@ -73,10 +84,10 @@ fn check_case(case: &CaseId, player: &str, effort: Option<u64>) -> f64 {
     // The replay's steps are the removals, with the running score.
     let step_replies: Vec<String> = steps
         .iter()
-        .map(|s| format!("{} {}", s.cell.row() + 1, s.cell.col() + 1))
+        .map(|(cell, _)| format!("{} {}", cell.row() + 1, cell.col() + 1))
         .collect();
     assert_eq!(step_replies, replies[..replies.len() - 1], "{context}");
-    let last_total = steps.last().map_or(0, |s| s.breakdown.total());
+    let last_total = steps.last().map_or(0, |&(_, total)| total);
     assert_eq!(last_total, state.score(), "{context}");
     let replayed = replay(case, &replies);
     assert_eq!(
