@@ -237,7 +237,7 @@ fn gen_case(game: &str, seed: u64, group: Option<u32>) -> Result<(), Stop> {
     let game = find_game(game)?;
     let case = case_ids(game, &[seed], group)?.remove(0);
     let mut out = Stdout::default();
-    out.print(&game.generate(&case));
+    out.print(&game.generate(&case)?);
     out.finish()
 }
 
@@ -397,18 +397,14 @@ fn play_config(
 
 fn replay(args: ReplayArgs) -> Result<(), Stop> {
     let game = find_game(&args.game)?;
-    let viewer = game
-        .viewer()
-        .ok_or_else(|| format!("{} has no replays yet", game.name()))?;
+    let viewer = game.viewer();
     let case = case_ids(game, &[args.seed], args.group)?.remove(0);
     let limit = time_limit(game, args.player.time_limit)?;
     let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
     check_output("--output", &args.output)?;
     watch_signals()?;
     process_tree::adopt_orphans();
-    let recording = game
-        .record(&case, &config)
-        .ok_or_else(|| format!("{} has no replays yet", game.name()))?;
+    let recording = game.record(&case, &config);
     process_tree::kill_adopted();
     if let Some(signal) = interrupt::requested() {
         return Err(Stop::Interrupted(signal));

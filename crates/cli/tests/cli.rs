@@ -255,7 +255,9 @@ fn recorded_games(dir: &TempDir, seeds: &[u64]) -> Vec<(u64, Vec<String>)> {
         let fits: Vec<u64> = seeds
             .iter()
             .copied()
-            .filter(|&seed| input.starts_with(&LINEZ.generate(&CaseId::seed(seed))))
+            .filter(|&seed| {
+                input.starts_with(&LINEZ.generate(&CaseId::seed(seed)).expect("a case"))
+            })
             .collect();
         assert_eq!(fits.len(), 1, "{name} fits seeds {fits:?} of {seeds:?}");
         let moves: Vec<String> = std::fs::read_to_string(dir.join(format!("out_{pid}")))
@@ -814,7 +816,10 @@ fn gen_prints_one_observation() {
         assert_eq!(lines[9].len(), 3);
         assert!(lines[9].chars().all(|c| ('1'..='7').contains(&c)));
         // The same case every time, and the one the judge plays.
-        assert_eq!(run.stdout, LINEZ.generate(&CaseId::seed(seed)));
+        assert_eq!(
+            run.stdout,
+            LINEZ.generate(&CaseId::seed(seed)).expect("a case")
+        );
     }
     assert_ne!(
         run(&["gen", "linez", "--seed", "1"]).stdout,
@@ -824,7 +829,7 @@ fn gen_prints_one_observation() {
 
 #[test]
 fn solve_answers_a_move_and_stops_at_end_of_input() {
-    let observation = LINEZ.generate(&CaseId::seed(4));
+    let observation = LINEZ.generate(&CaseId::seed(4)).expect("a case");
     let run = run_with_input(
         &["solve", "linez", "--player", "greedy"],
         Some(observation.as_bytes()),
@@ -842,7 +847,7 @@ fn solve_answers_a_move_and_stops_at_end_of_input() {
 
 #[test]
 fn solve_rejects_malformed_input_with_a_message() {
-    let good = LINEZ.generate(&CaseId::seed(1));
+    let good = LINEZ.generate(&CaseId::seed(1)).expect("a case");
     let good_lines: Vec<&str> = good.lines().collect();
     let with_line = |index: usize, text: &str| {
         let mut lines = good_lines.clone();

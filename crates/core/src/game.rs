@@ -146,6 +146,8 @@ pub struct CaseOutcome {
     pub metrics: Vec<Metric>,
 }
 
+/// A game as the CLI, the runner and the tests see it, whatever its environment: implemented
+/// once, for every [`GameSpec`], so that `&dyn Game` can list the games.
 pub trait Game: Sync {
     /// The name used on the command line (`linez`).
     fn name(&self) -> &'static str;
@@ -154,42 +156,28 @@ pub trait Game: Sync {
     /// The contest's time limit per case.
     fn default_time_limit(&self) -> Duration;
     /// Whether a higher score is better (the runner's relative scores depend on it).
-    fn maximize(&self) -> bool {
-        true
-    }
+    fn maximize(&self) -> bool;
     /// The case groups `--group` accepts, if the game has groups, and the default group.
-    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
-        None
-    }
+    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)>;
     /// The contest's official cases (`--official`), if the game has them.
-    fn official_cases(&self) -> Vec<CaseId> {
-        Vec::new()
-    }
-    /// The case's first observation, in the protocol's text.
-    fn generate(&self, case: &CaseId) -> String;
+    fn official_cases(&self) -> Vec<CaseId>;
+    /// What a program reads of the case before its first reply, in the protocol's text; an
+    /// error says what is wrong with the case id.
+    fn generate(&self, case: &CaseId) -> Result<String, String>;
     /// Plays one case through the judge. Never panics on a misbehaving player.
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome;
-    /// Plays one case like [`Game::play`] and records it for a replay page; `None` for a game
-    /// without replays.
-    fn record(&self, _case: &CaseId, _config: &PlayConfig) -> Option<Recording> {
-        None
-    }
-    /// The game's half of a replay page; `Some` exactly when [`Game::record`] records.
-    fn viewer(&self) -> Option<Viewer> {
-        None
-    }
-    /// The built-in players' protocol loop: reads the judge's text on `input`, answers on
-    /// `output` (in-process players and `marathon solve` both run it).
-    fn solver(&self) -> SolveFn;
-    /// Runs a built-in player speaking the protocol on `input`/`output`.
+    /// Plays one case like [`Game::play`] and records it for a replay page.
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Recording;
+    /// The game's half of a replay page.
+    fn viewer(&self) -> Viewer;
+    /// Runs a built-in player speaking the protocol on `input`/`output` (in-process players
+    /// and `marathon solve` both run it).
     fn solve(
         &self,
         config: &SolveConfig,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
-    ) -> io::Result<()> {
-        (self.solver())(config, input, output)
-    }
+    ) -> io::Result<()>;
 }
 
 /// What a game crate provides: its facts, its environment, how its result is scored, its
@@ -292,39 +280,31 @@ impl<G: GameSpec> Game for G {
         GameSpec::official_cases(self)
     }
 
-    fn generate(&self, case: &CaseId) -> String {
-        match self.environment(case) {
-            Ok(mut env) => {
-                env.advance_while_auto(|_, _| {});
-                env.message(None)
-            }
-            Err(e) => e,
-        }
+    fn generate(&self, case: &CaseId) -> Result<String, String> {
+        let mut env = self.environment(case)?;
+        env.advance_while_auto(|_, _| {});
+        Ok(env.message(None))
     }
 
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
         play_case(self, case, config, |_, _| {}).0
     }
 
-    fn record(&self, case: &CaseId, config: &PlayConfig) -> Option<Recording> {
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Recording {
         let mut steps = Vec::new();
         let (outcome, start) = play_case(self, case, config, |env, event| {
             steps.extend(self.replay_step(env, event));
         });
-        Some(Recording {
+        Recording {
             outcome,
             player: config.player.describe(),
             start,
             steps,
-        })
+        }
     }
 
-    fn viewer(&self) -> Option<Viewer> {
-        Some(GameSpec::viewer(self))
-    }
-
-    fn solver(&self) -> SolveFn {
-        unreachable!("a GameSpec solves through Game::solve")
+    fn viewer(&self) -> Viewer {
+        GameSpec::viewer(self)
     }
 
     fn solve(
@@ -416,9 +396,6 @@ fn play_case<G: GameSpec>(
     }
 }
 
-/// A game's `solve`, as a plain function a player thread can own.
-pub type SolveFn = fn(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>;
-
 /// Starts the case's player: the external program of `config` (its stderr prefixed with
 /// `[game seed N]` or `[game CASE]` unless quiet), or a built-in player running `solve` on a thread, reached
 /// through the same pipes.
@@ -495,7 +472,7 @@ impl Write for Tee<'_> {
 /// replay them under the rules, independently of the judge.
 pub fn spawn_recorded_player(
     config: SolveConfig,
-    solve: SolveFn,
+    solve: fn(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>,
 ) -> io::Result<(Endpoint, Transcript)> {
     let transcript = Transcript::default();
     let copy = transcript.clone();
@@ -508,44 +485,6 @@ pub fn spawn_recorded_player(
         solve(&config, input, &mut tee)
     })?;
     Ok((endpoint, transcript))
-}
-
-/// Plays a case with its player: starts it ([`start_player`]), lets `run` drive the game over
-/// the endpoint, and closes the endpoint. Returns what `run` returned with its verdict and the
-/// player's time. A player that cannot even start is a crash; the game is then `not_started()`.
-pub fn play_with_player<T>(
-    game: &str,
-    case: &CaseId,
-    config: &PlayConfig,
-    solve: SolveFn,
-    run: impl FnOnce(&mut Endpoint) -> (T, Verdict),
-    not_started: impl FnOnce() -> T,
-) -> (T, Verdict, Duration) {
-    play_with_endpoint(start_player(game, case, config, solve), run, not_started)
-}
-
-/// [`play_with_player`] for a player the judge started itself (e.g. one that needs the case's
-/// hidden data, which no program could be given).
-pub fn play_with_endpoint<T>(
-    started: io::Result<Endpoint>,
-    run: impl FnOnce(&mut Endpoint) -> (T, Verdict),
-    not_started: impl FnOnce() -> T,
-) -> (T, Verdict, Duration) {
-    match started {
-        Ok(mut endpoint) => {
-            let (result, verdict) = run(&mut endpoint);
-            let time = endpoint.time_used();
-            endpoint.close();
-            (result, verdict, time)
-        }
-        Err(e) => (
-            not_started(),
-            Verdict::Crash {
-                detail: format!("cannot start the player: {e}"),
-            },
-            Duration::ZERO,
-        ),
-    }
 }
 
 #[cfg(test)]

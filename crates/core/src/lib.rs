@@ -25,8 +25,7 @@ pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
 pub use env::{Environment, Turn};
 pub use game::{
     CaseId, CaseOutcome, Game, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, SolveConfig,
-    SolveFn, Started, Transcript, play_with_endpoint, play_with_player, spawn_recorded_player,
-    start_player,
+    Started, Transcript, spawn_recorded_player, start_player,
 };
 pub use observation::read_observation;
 pub use seeds::parse_seed_set;

@@ -77,7 +77,7 @@ fn replay(seed: u64, replies: &[String]) -> State {
     let mut game = LinezEnv::new(seed);
     assert_eq!(
         game.message(None),
-        LINEZ.generate(&CaseId::seed(seed)),
+        LINEZ.generate(&CaseId::seed(seed)).expect("a case"),
         "seed {seed}: the first observation is the generated case"
     );
     for (turn, reply) in replies.iter().enumerate() {
@@ -195,9 +195,7 @@ fn ai_player_only_plays_legal_moves() {
 #[test]
 fn recording_plays_the_same_game_as_play() {
     let case = CaseId::seed(9);
-    let recording = LINEZ
-        .record(&case, &config("greedy", None))
-        .expect("linez records");
+    let recording = LINEZ.record(&case, &config("greedy", None));
     let played = LINEZ.play(&case, &config("greedy", None));
     assert_eq!(recording.outcome.score, played.score);
     assert_eq!(recording.outcome.moves, played.moves);

@@ -77,7 +77,12 @@ fn play_local(case: &CaseId, player: &str, effort: Option<u64>, limit: Duration)
         ai::oracle(&reversi, effort)
     } else {
         // The seed of the first observation, as the protocol gives it.
-        let first: Vec<String> = REVERSI.generate(case).lines().map(String::from).collect();
+        let first: Vec<String> = REVERSI
+            .generate(case)
+            .expect("a case")
+            .lines()
+            .map(String::from)
+            .collect();
         ai::new_player(player, effort, ai::observation_seed(&first)).expect("a built-in player")
     };
     let started = Instant::now();

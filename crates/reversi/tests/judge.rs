@@ -112,7 +112,7 @@ fn sleeping_past_the_limit_is_a_timeout_and_the_judge_does_not_hang() {
 #[test]
 fn the_first_observation_is_the_start_board() {
     assert_eq!(
-        REVERSI.generate(&CaseId::seed(SEED)),
+        REVERSI.generate(&CaseId::seed(SEED)).expect("a case"),
         "7\n....... ....... ..123.. ..231.. ..312.. ....... .......\n"
     );
 }
@@ -210,7 +210,7 @@ fn built_in_players_on_the_clock_finish_within_the_limit() {
 fn a_recording_rebuilds_the_final_board() {
     let case = CaseId::seed(3);
     let config = PlayConfig::builtin("greedy", Duration::from_secs(30), None);
-    let recording = REVERSI.record(&case, &config).expect("reversi records");
+    let recording = REVERSI.record(&case, &config);
     assert_eq!(recording.outcome.verdict, Verdict::Ok);
     let n = recording.start["n"].as_u64().unwrap() as usize;
     let rows = recording.start["rows"].as_str().unwrap().replace(' ', "");

@@ -74,18 +74,24 @@ fn official_cases_are_offered_by_name_and_dealt_by_it() {
         .split(' ')
         .map(|cell| cell.split('/').next().unwrap())
         .collect();
-    let board = SOLITAIRE.generate(&ids[11]);
+    let board = SOLITAIRE.generate(&ids[11]).expect("an official case");
     assert_eq!(board.lines().next().unwrap(), tops.join(" "));
     // A grouped seed deals that group's alphabet; a plain seed the default group.
     assert_eq!(
-        SOLITAIRE.generate(&CaseId::in_group(6, 12)),
+        SOLITAIRE
+            .generate(&CaseId::in_group(6, 12))
+            .expect("a case"),
         board,
         "g6-1 is group 6, seed 12"
     );
-    assert_eq!(SOLITAIRE.generate(&CaseId::seed(12)), board);
+    assert_eq!(
+        SOLITAIRE.generate(&CaseId::seed(12)).expect("a case"),
+        board
+    );
     assert!(
         SOLITAIRE
             .generate(&CaseId::in_group(1, 5))
+            .expect("group 1")
             .lines()
             .all(|l| l.split(' ').all(|name| name == "springare"))
     );

@@ -29,7 +29,7 @@ fn seeds_1_to_10_give_the_statements_parameters() {
         // What a program reads before its first reply: the parameters and the first tile, a
         // `W` since the board is empty.
         assert_eq!(
-            TILES.generate(&CaseId::seed(seed)),
+            TILES.generate(&CaseId::seed(seed)).expect("a case"),
             format!("{n} {s} {d}\nW\n"),
             "seed {seed}"
         );
