@@ -1,7 +1,8 @@
 //! Drives player 1 through a MultiplayerReversi case: the judge plays the computer opponents
 //! in-process with their evolved strategies, sends the board to player 1 on each of its turns
 //! (skipping it when it has no move) and applies its reply. An illegal or malformed move, a
-//! crash or a timeout ends the game and scores 0 (RULES.md); the verdict says why.
+//! crash or a timeout ends the game and scores 0 (docs/rules.md#reversi-time-and-failures); the
+//! verdict says why.
 //!
 //! The `oracle` player knows the opponents' true weights: the judge builds it itself on a
 //! thread with the case's strategies (behind the same pipes as every player), since no program
@@ -111,7 +112,8 @@ impl Reversi {
     }
 }
 
-/// The outcome of a finished (or failed) game: score 0 unless the verdict is ok (RULES.md).
+/// The outcome of a finished (or failed) game: score 0 unless the verdict is ok
+/// (docs/rules.md#reversi-time-and-failures).
 pub fn outcome(
     game: &'static str,
     case: &CaseId,

@@ -2,10 +2,10 @@
 //!
 //! `rules` knows the game and nothing else; `strategy` is the computer players' move choice;
 //! `generator` deals a case from a seed (the board size and the opponents' strategies, evolved
-//! by the genetic algorithm of RULES.md); `protocol` reads and writes the contest's text;
-//! `judge` drives player 1 through a case and plays the opponents; `ai` holds the built-in
-//! players, among them the AI that infers the opponents' weights from their moves; `vis` draws
-//! replays.
+//! by the genetic algorithm of docs/rules.md#reversi-generation); `protocol` reads and writes the
+//! contest's text; `judge` drives player 1 through a case and plays the opponents; `ai` holds the
+//! built-in players, among them the AI that infers the opponents' weights from their moves; `vis`
+//! draws replays.
 
 pub mod ai;
 pub mod generator;

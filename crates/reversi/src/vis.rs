@@ -25,7 +25,8 @@ pub fn recording(
     let n = start.board.size();
     let players = start.board.players();
     let index = |cell: Cell| cell.row() * n + cell.col();
-    // Player 1's score as the game goes (RULES.md: owned * P / n^2), from the owners so far.
+    // Player 1's score as the game goes (docs/rules.md#reversi-scoring: owned * P / n^2), from the
+    // owners so far.
     let mut owner: Vec<Player> = (0..n * n)
         .map(|i| start.board.get(Cell::new(i / n, i % n)).unwrap_or(0))
         .collect();

@@ -1,7 +1,8 @@
 //! Drives a player through a Solitaire chess case exactly as the Kattis judge does: the 6 lines
 //! of the board, then for each `r c` the uncovered piece or `blank`, until `0 0`. Any failure
 //! (an illegal or blank cell, unreadable output, a crash, a timeout, output that ends without
-//! `0 0`) scores 0 for the case (RULES.md), and the verdict says why.
+//! `0 0`) scores 0 for the case (docs/rules.md#solitaire-time-and-failures), and the verdict says
+//! why.
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
@@ -19,7 +20,7 @@ use crate::protocol::{Reply, format_board, format_reveal, parse_reply};
 use crate::rules::{Breakdown, Cell, Piece, State};
 use crate::vis;
 
-/// Our time limit per case (RULES.md: 10 s).
+/// Our time limit per case (docs/rules.md#solitaire-time-and-failures: 10 s).
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 
 /// The name of the Kattis-points metric of official cases.

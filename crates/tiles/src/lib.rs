@@ -3,8 +3,9 @@
 //! columns, and survive up to 10,000 moves.
 //!
 //! `rules` knows the game and nothing else; `generator` deals a case's parameters and tile
-//! stream from a seed exactly as RULES.md defines them; `protocol` reads and writes the
-//! contest's text; `judge` drives a player through a case; `ai` holds the built-in players; `vis` draws replays.
+//! stream from a seed exactly as docs/rules.md#tiles-generation defines them; `protocol` reads and
+//! writes the contest's text; `judge` drives a player through a case; `ai` holds the built-in
+//! players; `vis` draws replays.
 
 pub mod ai;
 pub mod generator;
