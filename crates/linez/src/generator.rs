@@ -1,5 +1,5 @@
-//! Test cases from a seed (RULES.md, Linez): the contest's tester is lost, so the draw order
-//! below is ours, on Java's SHA1PRNG as every TopCoder tester used it.
+//! Test cases from a seed (docs/rules.md#linez-generation): the contest's tester is lost, so the
+//! draw order below is ours, on Java's SHA1PRNG as every TopCoder tester used it.
 
 use marathon_core::rng::JavaSecureRandom;
 

@@ -1,4 +1,4 @@
-//! The contest's text (RULES.md, Linez, "Protocol"): each turn the player reads 9 board rows
+//! The contest's text (docs/rules.md#linez-protocol): each turn the player reads 9 board rows
 //! (top first, `1`..`7` or `.`) and the `nextThree` line, and answers a move such as `I8F6`.
 //! Parsing and printing are symmetric: what `format_*` writes, `parse_*` reads back unchanged.
 

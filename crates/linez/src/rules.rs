@@ -1,5 +1,5 @@
-//! The rules of Linez (Color Lines on 9x9) as RULES.md defines them: board, legal moves, line
-//! removal, scoring and the spawn of the preview balls. No IO, no randomness (spawns take the
+//! The rules of Linez (Color Lines on 9x9) as docs/rules.md#linez defines them: board, legal moves,
+//! line removal, scoring and the spawn of the preview balls. No IO, no randomness (spawns take the
 //! choice of cells from the caller), no AI.
 //!
 //! Cells are numbered `row * 9 + col`, row 0 = top = letter `A`, col 0 = digit `1`, so that bit
@@ -390,7 +390,8 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// `10 + k*(k-5)/2` points for removing `k` balls at once (RULES.md, Linez), 0 for none.
+/// `10 + k*(k-5)/2` points for removing `k` balls at once (docs/rules.md#linez-lines-and-scoring),
+/// 0 for none.
 #[inline]
 pub const fn line_points(removed: u32) -> u32 {
     if removed == 0 {
@@ -847,10 +848,10 @@ impl State {
         self.board.occupied() == Bits::ALL
     }
 
-    /// Our rule for a case RULES.md does not settle: a clear can leave the board without a
-    /// single ball, and then no move exists although the game is not over. The player then
-    /// passes: the preview spawns without a move (the judge calls [`State::spawn`] instead of
-    /// asking for one).
+    /// Our rule for a case the statement does not settle (docs/rules.md#linez-end-of-game): a clear
+    /// can leave the board without a single ball, and then no move exists although the game is not
+    /// over. The player then passes: the preview spawns without a move (the judge calls
+    /// [`State::spawn`] instead of asking for one).
     ///
     /// This is the only way to have no move while empty cells remain: any region of empty cells
     /// short of the whole board borders a ball, which can move into it.

@@ -1,5 +1,5 @@
-//! Case generation from a seed (RULES.md, Linez). These depend on the SHA1PRNG port in
-//! `marathon_core::rng`.
+//! Case generation from a seed (docs/rules.md#linez-generation). These depend on the SHA1PRNG port
+//! in `marathon_core::rng`.
 
 use marathon_core::rng::{FastRng, JavaSecureRandom};
 use marathon_linez::generator::{INITIAL_BALLS, LinezCase};

@@ -1,7 +1,7 @@
 //! Prints the generator's vectors (tests/data/generator_vectors.txt): per seed, the board's
 //! W H K, its first three covered cells, and the first pieces the judge deals for sizes 3, 5
-//! and 8 (rows joined by `/`). The original tester is lost (RULES.md), so these pin marathon's
-//! own definition against accidental change.
+//! and 8 (rows joined by `/`). The original tester is lost (docs/rules.md#polyomino-generation), so
+//! these pin marathon's own definition against accidental change.
 //!
 //! cargo run -p marathon-polyomino --example vectors > crates/polyomino/tests/data/generator_vectors.txt
 

@@ -1,5 +1,5 @@
-//! Cases and pieces from a seed (RULES.md, Polyomino), on Java's SHA1PRNG as every TopCoder
-//! tester used it. The original tester is lost; the draw order below is ours and is the
+//! Cases and pieces from a seed (docs/rules.md#polyomino-generation), on Java's SHA1PRNG as every
+//! TopCoder tester used it. The original tester is lost; the draw order below is ours and is the
 //! definition: the board first ([`PolyominoCase::new`]), then the same stream deals the pieces
 //! ([`PieceGenerator`]).
 //!
@@ -10,7 +10,7 @@ use marathon_core::rng::{FastRng, JavaSecureRandom};
 
 use crate::rules::{Board, Piece, PieceSource};
 
-/// The smallest board side (RULES.md, Polyomino: `20 + nextInt(181)`).
+/// The smallest board side (docs/rules.md#polyomino-generation: `20 + nextInt(181)`).
 pub const MIN_SIDE: usize = 20;
 /// The number of board sides: sides are `MIN_SIDE..MIN_SIDE + SIDE_CHOICES`.
 pub const SIDE_CHOICES: usize = 181;
@@ -18,7 +18,8 @@ pub const SIDE_CHOICES: usize = 181;
 pub const MAX_SIDE: usize = MIN_SIDE + SIDE_CHOICES - 1;
 
 /// The range of the number of covered cells for a `width` x `height` board: from
-/// ceil(0.1 * W * H) to floor(0.7 * W * H), computed exactly in integers (RULES.md, Polyomino).
+/// ceil(0.1 * W * H) to floor(0.7 * W * H), computed exactly in integers
+/// (docs/rules.md#polyomino-generation).
 pub fn covered_range(width: usize, height: usize) -> (usize, usize) {
     let area = width * height;
     (area.div_ceil(10), area * 7 / 10)
@@ -43,10 +44,10 @@ impl Draw for FastRng {
 }
 
 /// The order in which a new cell's neighbours join the frontier: right, down, left, up
-/// (RULES.md, Polyomino; marathon's choice).
+/// (docs/rules.md#polyomino-piece-generation; marathon's choice).
 pub const NEIGHBOUR_ORDER: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
-/// Grows pieces (RULES.md, Polyomino, `getNext`) with reusable scratch space.
+/// Grows pieces (docs/rules.md#polyomino-piece-generation) with reusable scratch space.
 ///
 /// A piece of `size` cells starts as one cell; the frontier is the list of distinct empty cells
 /// 4-adjacent to the piece. Each step draws `i = below(frontier length)`, moves frontier cell

@@ -1,8 +1,9 @@
 //! Polyomino as the runner and the CLI see it: the contest's facts and scoring. The judge sends
 //! the board, then serves `GET`, `PLACE` and `DONE` ([`crate::env`]), validating every call. Any failure (a refused
 //! call, unreadable text, a crash, a timeout, output closed before `DONE`) scores 0 with the
-//! reason in the verdict (RULES.md, Polyomino). Built-in players run on a thread behind the same
-//! pipes and line reader as external programs, so their time is counted the same way.
+//! reason in the verdict (docs/rules.md#polyomino-time-and-failures). Built-in players run on a
+//! thread behind the same pipes and line reader as external programs, so their time is counted the
+//! same way.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;

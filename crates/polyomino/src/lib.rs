@@ -4,10 +4,10 @@
 //!
 //! `rules` knows the game and nothing else (the board, pieces, rotations, and the [`Session`]
 //! that validates every `getNext`/`placeNext` call); `generator` deals boards and pieces from a
-//! seed exactly as marathon defines it (RULES.md); `protocol` reads and writes the contest's
-//! text; `env` is a case in play, stepped by the program's calls (what the judge and everything
-//! else drives); `judge` gives the contest's facts and scoring; `ai` holds the built-in players,
-//! which play against the [`Contest`] trait; `vis` draws replays.
+//! seed exactly as marathon defines it (docs/rules.md#polyomino-generation); `protocol` reads and
+//! writes the contest's text; `env` is a case in play, stepped by the program's calls (what the
+//! judge and everything else drives); `judge` gives the contest's facts and scoring; `ai` holds
+//! the built-in players, which play against the [`Contest`] trait; `vis` draws replays.
 //!
 //! [`Session`]: rules::Session
 //! [`Contest`]: rules::Contest

@@ -1,4 +1,4 @@
-//! The contest's text (RULES.md, Polyomino, "Protocol"). The judge writes the case as `W H K`
+//! The contest's text (docs/rules.md#polyomino-protocol). The judge writes the case as `W H K`
 //! then K lines `x y`; the program sends `GET s` (answered by `i h w` then h rows of `X` and
 //! `.`), `PLACE i x y r` (answered by the running total of placed size^2) and finally `DONE`.
 //! Every `format_*` has a `parse_*` that reads its output back unchanged; parse errors name the

@@ -1,23 +1,25 @@
-//! The game itself (RULES.md, Polyomino): the board, pieces, their rotation, and the [`Session`]
-//! that validates every `getNext`/`placeNext` call and keeps the score. No IO, no AI: the judge
-//! drives a session through the line protocol, built-in players reach one through the
+//! The game itself (docs/rules.md#polyomino): the board, pieces, their rotation, and the
+//! [`Session`] that validates every `getNext`/`placeNext` call and keeps the score. No IO, no AI:
+//! the judge drives a session through the line protocol, built-in players reach one through the
 //! [`Contest`] trait, and the pieces come from any [`PieceSource`] (the judge's is
 //! `generator::PieceGenerator`).
 
 use std::fmt;
 use std::time::Duration;
 
-/// The smallest piece `getNext` accepts (RULES.md, Polyomino).
+/// The smallest piece `getNext` accepts (docs/rules.md#polyomino-pieces).
 pub const MIN_SIZE: i64 = 3;
-/// The largest piece `getNext` accepts (RULES.md, Polyomino).
+/// The largest piece `getNext` accepts (docs/rules.md#polyomino-pieces).
 pub const MAX_SIZE: i64 = 1000;
-/// At most this many `getNext` calls per case (RULES.md, Polyomino).
+/// At most this many `getNext` calls per case (docs/rules.md#polyomino-pieces).
 pub const MAX_REQUESTS: usize = 10_000;
-/// The score loses this fraction per second of the solution's time (RULES.md, Polyomino).
+/// The score loses this fraction per second of the solution's time
+/// (docs/rules.md#polyomino-scoring).
 pub const TIME_PENALTY_PER_SECOND: f64 = 0.01;
-/// The contest's time limit per case, in seconds (RULES.md, Polyomino).
+/// The contest's time limit per case, in seconds (docs/rules.md#polyomino-time-and-failures).
 pub const TIME_LIMIT_SECONDS: u64 = 30;
-/// Rotations are `0..ROTATIONS`, each a quarter turn counter-clockwise (RULES.md, Polyomino).
+/// Rotations are `0..ROTATIONS`, each a quarter turn counter-clockwise
+/// (docs/rules.md#polyomino-placement).
 pub const ROTATIONS: i64 = 4;
 
 /// A piece as `getNext` returns it: the cells of its minimal bounding box, `(x, y)` = (column,
@@ -125,8 +127,9 @@ impl Piece {
         &self.cells
     }
 
-    /// The piece turned `rotation` quarter turns counter-clockwise (RULES.md, Polyomino: the
-    /// top-right corner of the box becomes its top-left corner), boxed at (0, 0) again.
+    /// The piece turned `rotation` quarter turns counter-clockwise
+    /// (docs/rules.md#polyomino-placement: the top-right corner of the box becomes its top-left
+    /// corner), boxed at (0, 0) again.
     pub fn rotated(&self, rotation: u8) -> Piece {
         let mut piece = self.clone();
         for _ in 0..rotation % 4 {
@@ -151,7 +154,8 @@ impl Piece {
         }
     }
 
-    /// The bounding box as text rows, `X` for a cell and `.` for none (RULES.md, Polyomino).
+    /// The bounding box as text rows, `X` for a cell and `.` for none
+    /// (docs/rules.md#polyomino-pieces).
     pub fn rows(&self) -> Vec<String> {
         let mut rows = vec![vec![b'.'; self.width]; self.height];
         for &(x, y) in &self.cells {
@@ -382,7 +386,8 @@ impl fmt::Display for PlaceProblem {
     }
 }
 
-/// A call the rules refuse; any of them scores 0 for the case (RULES.md, Polyomino).
+/// A call the rules refuse; any of them scores 0 for the case
+/// (docs/rules.md#polyomino-time-and-failures).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleError {
     BadSize {
@@ -646,7 +651,7 @@ impl<S: PieceSource> Contest for Session<S> {
     }
 }
 
-/// The final score: `raw * (1 - 0.01 * seconds)`, floored at 0 (RULES.md, Polyomino).
+/// The final score: `raw * (1 - 0.01 * seconds)`, floored at 0 (docs/rules.md#polyomino-scoring).
 pub fn final_score(raw: u64, time: Duration) -> f64 {
     let factor = (1.0 - TIME_PENALTY_PER_SECOND * time.as_secs_f64()).max(0.0);
     raw as f64 * factor

@@ -2,7 +2,7 @@
 use marathon_reversi::generator;
 use marathon_reversi::rules::Cell;
 fn main() {
-    println!("# seed size players opponent row col weight (recorded from our generator; RULES.md)");
+    println!("# seed size players opponent row col weight (docs/rules.md#reversi-generation)");
     for seed in [1u64, 2, 13, 14] {
         let case = generator::generate(seed);
         let n = case.size;

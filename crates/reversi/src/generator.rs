@@ -1,8 +1,8 @@
-//! Test cases from a seed (RULES.md, MultiplayerReversi): the board size, then the opponents'
+//! Test cases from a seed (docs/rules.md#reversi-generation): the board size, then the opponents'
 //! strategies evolved by the genetic algorithm, all from one Java SHA1PRNG stream seeded with
 //! the case seed.
 //!
-//! RULES.md fixes the algorithm; where it leaves the order of the draws open, the functions
+//! The statement gives the algorithm; where it leaves the order of the draws open, the functions
 //! below define it (each says which choice it makes):
 //! [`case_size`], [`random_population`], [`draw_generations`], [`draw_seats`], [`game_points`],
 //! [`draw_parent`], [`ChildDraws`], [`draw_opponents`]. Games consume no randomness (the
@@ -68,8 +68,8 @@ impl ReversiCase {
     }
 }
 
-/// The board size of `seed` (RULES.md): the examples (seeds 1..=12) are `7 + (seed-1)/2` and
-/// draw nothing; other seeds draw `7 + nextInt(6)`.
+/// The board size of `seed` (docs/rules.md#reversi-generation): the examples (seeds 1..=12) are
+/// `7 + (seed-1)/2` and draw nothing; other seeds draw `7 + nextInt(6)`.
 pub fn case_size(seed: u64, rng: &mut JavaSecureRandom) -> usize {
     if (1..=EXAMPLE_SEEDS).contains(&seed) {
         7 + (seed as usize - 1) / 2
@@ -171,9 +171,9 @@ pub fn play_game_with(size: usize, strategies: &[&Weights], mover: impl Mover) -
     (1..=players).map(|p| board.count(p)).collect()
 }
 
-/// Points of each seat for final piece counts `counts` (RULES.md): by rank, [`POINTS_3`] or
-/// [`POINTS_4`]; seats with equal counts share the average of the points of the ranks they
-/// span.
+/// Points of each seat for final piece counts `counts` (docs/rules.md#reversi-generation): by rank,
+/// [`POINTS_3`] or [`POINTS_4`]; seats with equal counts share the average of the points of the
+/// ranks they span.
 pub fn game_points(counts: &[u32]) -> Vec<f64> {
     let table: &[f64] = if counts.len() == 3 {
         &POINTS_3
@@ -255,9 +255,9 @@ impl ChildDraws {
     }
 }
 
-/// The last population of the genetic algorithm (RULES.md), continuing `rng` after the size:
-/// [`random_population`], [`draw_generations`], then per generation the seats of its 100
-/// games ([`draw_seats`]), the draws of its 100 children ([`ChildDraws`], made while the
+/// The last population of the genetic algorithm (docs/rules.md#reversi-generation), continuing
+/// `rng` after the size: [`random_population`], [`draw_generations`], then per generation the seats
+/// of its 100 games ([`draw_seats`]), the draws of its 100 children ([`ChildDraws`], made while the
 /// games are played), the games' points ([`game_points`]) and the children.
 pub fn evolve(size: usize, rng: &mut JavaSecureRandom) -> Vec<Weights> {
     evolve_with(size, rng, strategy::choose_and_play)

@@ -2,7 +2,7 @@
 //! judge plays the computer opponents in-process with their evolved strategies, sends the board
 //! to player 1 on each of its turns (skipping it when it has no move) and applies its reply
 //! ([`crate::env`]). An illegal or malformed move, a crash or a timeout ends the game and scores
-//! 0 (RULES.md); the verdict says why.
+//! 0 (docs/rules.md#reversi-time-and-failures); the verdict says why.
 //!
 //! The `oracle` player knows the opponents' true weights: the judge builds it itself on a
 //! thread with the case's strategies (behind the same pipes as every player), since no program
@@ -50,8 +50,8 @@ impl GameSpec for Reversi {
         Ok(ReversiEnv::new(case.seed))
     }
 
-    /// Player 1's score, 0 unless the verdict is ok (RULES.md); params N and P; metric `owned`
-    /// (player 1's cells at the end).
+    /// Player 1's score, 0 unless the verdict is ok (docs/rules.md#reversi-time-and-failures);
+    /// params N and P; metric `owned` (player 1's cells at the end).
     fn score(
         &self,
         _case: &CaseId,

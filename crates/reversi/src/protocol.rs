@@ -1,4 +1,4 @@
-//! The contest's text (RULES.md, MultiplayerReversi, "Protocol"): on each of player 1's turns
+//! The contest's text (docs/rules.md#reversi-protocol): on each of player 1's turns
 //! the judge sends a line `n`, then one line holding the n rows separated by single spaces
 //! (`1`..`4` for a player's piece, `.` for empty); the player answers `col row` (0-based, column
 //! first). Parsing and printing are symmetric.

@@ -1,6 +1,6 @@
-//! The rules of MultiplayerReversi as RULES.md defines them: an n x n board (7..=12), 3 players
-//! on odd boards and 4 on even ones, the centred start block, multi-player captures, skipped
-//! turns and the end of the game. No IO, no randomness, no AI.
+//! The rules of MultiplayerReversi as docs/rules.md#multiplayerreversi defines them: an n x n board
+//! (7..=12), 3 players on odd boards and 4 on even ones, the centred start block, multi-player
+//! captures, skipped turns and the end of the game. No IO, no randomness, no AI.
 //!
 //! Cells are numbered `row * STRIDE + col` with a fixed [`STRIDE`] of 13 whatever the board
 //! size: column 12 is never on the board, so a shift by one column cannot wrap into the next
@@ -11,7 +11,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 
-/// The smallest board (RULES.md, MultiplayerReversi).
+/// The smallest board (docs/rules.md#reversi-board-and-players).
 pub const MIN_SIZE: usize = 7;
 /// The largest board.
 pub const MAX_SIZE: usize = 12;
@@ -25,13 +25,15 @@ pub const MAX_PLAYERS: usize = 4;
 /// A player, `1..=P` as the contest's board text shows it; player 1 is the contestant.
 pub type Player = u8;
 
-/// Players of a game on an `n x n` board: 3 for odd `n`, 4 for even `n` (RULES.md).
+/// Players of a game on an `n x n` board: 3 for odd `n`, 4 for even `n`
+/// (docs/rules.md#reversi-board-and-players).
 pub const fn players_for_size(n: usize) -> usize {
     if n % 2 == 1 { 3 } else { 4 }
 }
 
-/// The cell of the start block at (`row`, `col`) within the block (RULES.md: rows `123`,
-/// `231`, `312` for 3 players; `1234`, `2341`, ... for 4).
+/// The cell of the start block at (`row`, `col`) within the block
+/// (docs/rules.md#reversi-board-and-players: rows `123`, `231`, `312` for 3 players; `1234`,
+/// `2341`, ... for 4).
 pub const fn start_owner(row: usize, col: usize, players: usize) -> Player {
     ((row + col) % players) as Player + 1
 }
@@ -381,8 +383,8 @@ impl Board {
         }
     }
 
-    /// The start of a game on an `n x n` board (RULES.md): [`players_for_size`] players and the
-    /// centred start block of [`start_owner`].
+    /// The start of a game on an `n x n` board (docs/rules.md#reversi-board-and-players):
+    /// [`players_for_size`] players and the centred start block of [`start_owner`].
     pub fn start(size: usize) -> Self {
         let players = players_for_size(size);
         let mut board = Board::empty(size, players);
@@ -831,13 +833,13 @@ impl State {
         self.to_move = self.board.next_to_move(player);
     }
 
-    /// Player 1's score (RULES.md): owned cells * P / n^2.
+    /// Player 1's score (docs/rules.md#reversi-scoring): owned cells * P / n^2.
     pub fn score(&self) -> f64 {
         score(&self.board)
     }
 }
 
-/// Player 1's score on `board` (RULES.md): owned cells * P / n^2.
+/// Player 1's score on `board` (docs/rules.md#reversi-scoring): owned cells * P / n^2.
 pub fn score(board: &Board) -> f64 {
     board.count(1) as f64 * board.players() as f64 / (board.size() * board.size()) as f64
 }

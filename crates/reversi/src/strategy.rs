@@ -1,4 +1,4 @@
-//! The computer players' move choice (RULES.md, MultiplayerReversi, "Opponent strategy"): each
+//! The computer players' move choice (docs/rules.md#reversi-opponent-strategy): each
 //! has a weight per cell and plays the legal move with the best ratio of the weight of its own
 //! cells to the weight of the other players' cells after the move.
 //!
@@ -56,7 +56,8 @@ fn sum_row_major(cells: Bits, weights: &Weights) -> f64 {
     sum
 }
 
-/// Whether `value` beats the best so far under RULES.md: strictly greater, NaN never.
+/// Whether `value` beats the best so far (docs/rules.md#reversi-opponent-strategy): strictly
+/// greater, NaN never.
 #[inline]
 pub fn beats(value: f64, best: Option<f64>) -> bool {
     match best {
@@ -140,7 +141,8 @@ impl CaptureRuns for FlipSums<'_> {
     }
 }
 
-/// The move `mover` plays with `weights` (RULES.md); `None` only when it has no legal move.
+/// The move `mover` plays with `weights` (docs/rules.md#reversi-opponent-strategy); `None` only
+/// when it has no legal move.
 pub fn choose(board: &Board, mover: Player, weights: &Weights) -> Option<Cell> {
     best_move(board, mover, weights).map(|(cell, _)| cell)
 }
@@ -173,8 +175,8 @@ fn best_move(board: &Board, mover: Player, weights: &Weights) -> Option<(Cell, u
     Some(best.map_or(first, |(cell, along, _)| (cell, along)))
 }
 
-/// The move choice written plainly, as RULES.md reads: the reference that the fast path above
-/// is tested and benched against (same values bit for bit, same choices).
+/// The move choice written plainly, as docs/rules.md#reversi-opponent-strategy reads: the reference
+/// that the fast path above is tested and benched against (same values bit for bit, same choices).
 pub mod plain {
     use super::{Weights, beats};
     use crate::rules::{Board, Cell, Player};

@@ -23,7 +23,8 @@ pub fn start_json(start: &State) -> Value {
 }
 
 /// One move as the viewer reads it; `after` is the game after it. Cells are `row * n + col`;
-/// the score is player 1's (RULES.md: owned * P / n^2), to three decimals.
+/// the score is player 1's (docs/rules.md#reversi-scoring: owned * P / n^2), to three
+/// decimals.
 pub fn step_json(after: &State, step: &Step) -> Value {
     let n = after.board.size();
     let index = |cell: Cell| cell.row() * n + cell.col();

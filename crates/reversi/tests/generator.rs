@@ -1,6 +1,6 @@
 //! The generator: sizes, points, the draws, and golden values of whole cases (our own
-//! recording: the original tester is lost, RULES.md defines the algorithm), so that any change
-//! to the generation is seen at once.
+//! recording: the original tester is lost, docs/rules.md#reversi-generation defines the algorithm),
+//! so that any change to the generation is seen at once.
 
 use marathon_core::rng::JavaSecureRandom;
 use marathon_reversi::generator::{

@@ -1,5 +1,6 @@
 //! The judge against misbehaving external programs (small `sh` scripts) and against the
-//! built-in players: verdicts, scores (0 on any failure, RULES.md) and no hang.
+//! built-in players: verdicts, scores (0 on any failure, docs/rules.md#reversi-time-and-failures)
+//! and no hang.
 
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,5 @@
-//! The opponents' move choice on crafted weights: ties, NaN and infinities (RULES.md).
+//! The opponents' move choice on crafted weights: ties, NaN and infinities
+//! (docs/rules.md#reversi-opponent-strategy).
 
 use marathon_reversi::rules::{Bits, Board, Cell};
 use marathon_reversi::strategy::{Weights, choose, for_each_value};

@@ -1,6 +1,6 @@
-//! Deals from a seed exactly as the Kattis tests were made (RULES.md, Solitaire chess): Python
-//! 3's `random.seed(seed)`, then for each cell in row-major order three `random.choice` over the
-//! case's alphabet, top (bronze) first. Also the statement's groups and the official cases.
+//! Deals from a seed exactly as the Kattis tests were made (docs/rules.md#solitaire-generation):
+//! Python 3's `random.seed(seed)`, then for each cell in row-major order three `random.choice` over
+//! the case's alphabet, top (bronze) first. Also the statement's groups and the official cases.
 
 use std::fmt;
 
@@ -116,7 +116,7 @@ impl OfficialCase {
     }
 }
 
-/// A copy of ../shared/data/solitaire_chess/official_tests.txt.
+/// The official cases (docs/rules.md#solitaire-groups-and-official-cases), one a line.
 const OFFICIAL_TESTS: &str = include_str!("official_tests.txt");
 
 /// The 14 official cases, in the file's order.

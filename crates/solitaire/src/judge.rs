@@ -1,7 +1,8 @@
 //! Drives a player through a Solitaire chess case exactly as the Kattis judge does: the 6 lines
 //! of the board, then for each `r c` the uncovered piece or `blank`, until `0 0`. Any failure
 //! (an illegal or blank cell, unreadable output, a crash, a timeout, output that ends without
-//! `0 0`) scores 0 for the case (RULES.md), and the verdict says why.
+//! `0 0`) scores 0 for the case (docs/rules.md#solitaire-time-and-failures), and the verdict says
+//! why.
 
 use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
@@ -16,7 +17,7 @@ use crate::env::{SolitaireEnv, Step, case_deal, case_setup};
 use crate::generator::{DEFAULT_GROUP, GROUP_ALPHABETS, official_case, official_cases};
 use crate::vis;
 
-/// Our time limit per case (RULES.md: 10 s).
+/// Our time limit per case (docs/rules.md#solitaire-time-and-failures: 10 s).
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 
 /// The name of the Kattis-points metric of official cases.
@@ -58,8 +59,8 @@ impl GameSpec for Solitaire {
         case_deal(case).map(SolitaireEnv::new)
     }
 
-    /// The score (0 unless the verdict is ok, RULES.md), the alphabet, and for official cases
-    /// the Kattis points.
+    /// The score (0 unless the verdict is ok, docs/rules.md#solitaire-time-and-failures), the
+    /// alphabet, and for official cases the Kattis points.
     fn score(
         &self,
         case: &CaseId,

@@ -1,4 +1,4 @@
-//! The Kattis text (RULES.md, Solitaire chess, "Protocol"): the judge prints 6 lines of 6
+//! The Kattis text (docs/rules.md#solitaire-protocol): the judge prints 6 lines of 6
 //! piece names separated by single spaces (the bronze tops); the program prints `r c` (1-based
 //! row and column), and reads the name of the uncovered piece or `blank`; `0 0` ends the game.
 //! What `format_*` writes, `parse_*` reads back unchanged.

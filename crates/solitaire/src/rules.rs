@@ -1,4 +1,4 @@
-//! The game itself (RULES.md, "Solitaire chess"): a 6x6 board of stacks of three pieces
+//! The game itself (docs/rules.md#solitaire-chess): a 6x6 board of stacks of three pieces
 //! (bronze on top, then silver, then gold), the moves each removed piece allows next, and the
 //! scoring of the sequence of removed types. No IO, no AI.
 //!
@@ -12,8 +12,8 @@ use std::fmt;
 pub const SIZE: usize = 6;
 /// Cells of the board.
 pub const CELLS: usize = SIZE * SIZE;
-/// Pieces per stack: bronze, silver, gold (RULES.md: the statement's translation error,
-/// silver reveals gold).
+/// Pieces per stack: bronze, silver, gold (docs/rules.md#solitaire-board-and-reveals: the
+/// statement's translation error, silver reveals gold).
 pub const LEVELS: u8 = 3;
 /// Every piece of the board removed.
 pub const MAX_REMOVALS: u32 = CELLS as u32 * LEVELS as u32;
@@ -249,12 +249,13 @@ impl Breakdown {
     }
 }
 
-/// Points for a number set `1 2 3 4` or `4 3 2 1` (this and the constants below: RULES.md,
-/// Solitaire chess, "Score").
+/// Points for a number set `1 2 3 4` or `4 3 2 1` (this and the constants below:
+/// docs/rules.md#solitaire-scoring).
 pub const ORDERED_NUMBER_SET: u32 = 12;
 /// Points for any other number set, and for a piece set.
 pub const SET: u32 = 8;
-/// Points at the second consecutive alternating set (RULES.md: 8K for K = 2) ...
+/// Points at the second consecutive alternating set (docs/rules.md#solitaire-scoring: 8K for
+/// K = 2) ...
 pub const ALTERNATION_START: u32 = 16;
 /// ... and for each further one.
 pub const ALTERNATION_STEP: u32 = 8;
@@ -263,7 +264,7 @@ pub const RUN_START: u32 = 4;
 /// ... and for each further one.
 pub const RUN_STEP: u32 = 2;
 
-/// What a window of four removed types is worth as a set (RULES.md, "sets").
+/// What a window of four removed types is worth as a set (docs/rules.md#solitaire-scoring).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetKind {
     Numbers,
@@ -286,10 +287,10 @@ pub fn classify_window(window: [Piece; 4]) -> Option<(SetKind, u32)> {
     }
 }
 
-/// The score of a whole sequence of removed types, computed the way RULES.md words it: runs of
-/// equal types, then a greedy scan of windows of four from the left (a set advances the scan
-/// by four, anything else by one) with the alternation count along it. The reference the
-/// incremental [`Scorer`] is tested against.
+/// The score of a whole sequence of removed types, computed the way docs/rules.md#solitaire-scoring
+/// words it: runs of equal types, then a greedy scan of windows of four from the left (a set
+/// advances the scan by four, anything else by one) with the alternation count along it. The
+/// reference the incremental [`Scorer`] is tested against.
 pub fn score_sequence(sequence: &[Piece]) -> Breakdown {
     let mut b = Breakdown {
         removals: sequence.len() as u32,

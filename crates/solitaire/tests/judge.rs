@@ -69,7 +69,10 @@ fn the_player_reads_the_board_and_each_reveal_byte_for_byte() {
     assert_eq!(outcome.verdict, Verdict::Ok);
     assert_eq!(
         seen,
-        format!("{}1\n1\nblank\n", SOLITAIRE.generate(&case).expect("a case"))
+        format!(
+            "{}1\n1\nblank\n",
+            SOLITAIRE.generate(&case).expect("a case")
+        )
     );
     assert_eq!(outcome.moves, 5);
 }

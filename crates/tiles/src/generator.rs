@@ -1,6 +1,6 @@
-//! Test cases from a seed (RULES.md, TilesMatching): Java's SHA1PRNG seeded with the case seed
-//! draws `N`, `S`, `D`, and then, from the same stream, one tile per turn. The stream depends on
-//! play only through "the board is empty -> `W`".
+//! Test cases from a seed (docs/rules.md#tiles-generation): Java's SHA1PRNG seeded with the case
+//! seed draws `N`, `S`, `D`, and then, from the same stream, one tile per turn. The stream depends
+//! on play only through "the board is empty -> `W`".
 
 use marathon_core::rng::JavaSecureRandom;
 
@@ -14,7 +14,7 @@ pub struct TilesCase {
 }
 
 /// The tile-type draw is `nextInt(TILE_TYPE_BOUND - N)`: 0 is `W`, 1 is `R`, the rest regular,
-/// so `P(W) = P(R) = 1/(32-N)` (statement, RULES.md).
+/// so `P(W) = P(R) = 1/(32-N)` (statement, docs/rules.md#tiles-generation).
 pub const TILE_TYPE_BOUND: i32 = 32;
 
 impl TilesCase {

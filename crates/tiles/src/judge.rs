@@ -27,7 +27,8 @@ pub struct Tiles;
 pub static TILES: Tiles = Tiles;
 
 /// The official score of a finished game: the rules' score if the verdict is ok, else 0
-/// (RULES.md: any invalid reply, crash or timeout scores 0 for the case).
+/// (docs/rules.md#tiles-time-and-failures: any invalid reply, crash or timeout scores 0 for the
+/// case).
 pub fn official_score(state: &State, verdict: &Verdict) -> u32 {
     if verdict.is_ok() { state.score() } else { 0 }
 }

@@ -3,10 +3,10 @@
 //! columns, and survive up to 10,000 moves.
 //!
 //! `rules` knows the game and nothing else; `generator` deals a case's parameters and tile
-//! stream from a seed exactly as RULES.md defines them; `protocol` reads and writes the
-//! contest's text; `env` is a case in play, stepped by replies (what the judge and everything else
-//! drives); `judge` gives the contest's facts and scoring; `ai` holds the built-in players; `vis`
-//! draws replays.
+//! stream from a seed exactly as docs/rules.md#tiles-generation defines them; `protocol` reads
+//! and writes the contest's text; `env` is a case in play, stepped by replies (what the judge
+//! and everything else drives); `judge` gives the contest's facts and scoring; `ai` holds the
+//! built-in players; `vis` draws replays.
 
 pub mod ai;
 pub mod env;

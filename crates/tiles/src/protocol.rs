@@ -1,4 +1,4 @@
-//! The contest's text (RULES.md, TilesMatching, "Protocol"): the player first reads `N S D`,
+//! The contest's text (docs/rules.md#tiles-protocol): the player first reads `N S D`,
 //! then one tile per turn (`W`, `R`, or `CS` with colour and shape digits), and answers `R C`
 //! (0-based row and column), `DISCARD` or `GIVE UP`. What `format_*` writes, `parse_*` reads
 //! back unchanged.

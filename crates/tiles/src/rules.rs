@@ -1,4 +1,4 @@
-//! The rules of TilesMatching as RULES.md defines them (section "TilesMatching"): the board,
+//! The rules of TilesMatching as docs/rules.md#tilesmatching defines them: the board,
 //! where a tile may go, line clears, the discard counter, the move cap and the score. No IO, no
 //! randomness (the tile stream is the generator's), no AI.
 //!
@@ -18,7 +18,8 @@ pub const MAX_SIZE: u8 = 12;
 pub const MIN_D: u8 = 2;
 pub const MAX_D: u8 = 4;
 
-/// The game stops after this many moves; every reply but `GIVE UP` is a move (RULES.md).
+/// The game stops after this many moves; every reply but `GIVE UP` is a move
+/// (docs/rules.md#tiles-end-of-game).
 pub const MAX_MOVES: u32 = 10_000;
 
 /// Distance between vertically adjacent cells in [`Board`]'s padded array.
@@ -237,8 +238,8 @@ pub enum Outcome {
     GaveUp,
 }
 
-/// Score of the clears one placement makes: `S` for one line, `3S` for a row and a column at
-/// once (RULES.md).
+/// Score of the clears one placement makes: `S` for one line, `3S` for a row and a column at once
+/// (docs/rules.md#tiles-scoring).
 #[inline]
 pub fn clear_bonus(s: u8, row: bool, col: bool) -> u32 {
     match (row, col) {
@@ -534,7 +535,8 @@ impl fmt::Debug for Board {
 pub struct State {
     pub params: Params,
     pub board: Board,
-    /// The discard counter (RULES.md): +1 per discard, -1 (not below 0) per tile used.
+    /// The discard counter (docs/rules.md#tiles-discards): +1 per discard, -1 (not below 0) per
+    /// tile used.
     pub counter: u8,
     /// Tiles used: placed, or `R` applied.
     pub used: u32,
@@ -570,8 +572,8 @@ impl State {
         }
     }
 
-    /// The score so far (RULES.md): tiles used, plus `S` per single clear and `3S` per double
-    /// clear.
+    /// The score so far (docs/rules.md#tiles-scoring): tiles used, plus `S` per single clear and
+    /// `3S` per double clear.
     pub fn score(&self) -> u32 {
         let s = self.params.s as u32;
         self.used + s * self.single_clears + 3 * s * self.double_clears
@@ -582,8 +584,8 @@ impl State {
         self.gave_up || self.moves >= MAX_MOVES
     }
 
-    /// Whether discarding is allowed now: the counter is below `D` (RULES.md: "discarding when
-    /// it equals D is invalid").
+    /// Whether discarding is allowed now: the counter is below `D` (docs/rules.md#tiles-discards: a
+    /// discard when it equals `D` is invalid).
     #[inline]
     pub fn can_discard(&self) -> bool {
         self.counter < self.params.d

@@ -1,4 +1,4 @@
-//! Case generation from a seed (RULES.md, TilesMatching), on the SHA1PRNG port of
+//! Case generation from a seed (docs/rules.md#tiles-generation), on the SHA1PRNG port of
 //! `marathon_core::rng`.
 
 use marathon_core::rng::JavaSecureRandom;

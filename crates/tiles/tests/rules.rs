@@ -1,4 +1,4 @@
-//! The rules on hand-made positions (RULES.md, TilesMatching). Pictures: `.` empty, `W`
+//! The rules on hand-made positions (docs/rules.md#tilesmatching). Pictures: `.` empty, `W`
 //! wildcard, `CS` colour and shape digits; rows top first.
 
 use marathon_tiles::rules::{Board, MAX_MOVES, Move, MoveError, Outcome, Params, Pos, State, Tile};

@@ -1,6 +1,6 @@
 //! Java's `SecureRandom.getInstance("SHA1PRNG")` with `setSeed(seed)`, and the
 //! `java.util.Random` methods on top of it, exactly as the TopCoder testers used them
-//! (RULES.md, "Shared: randomness and seeds").
+//! (docs/rules.md#java-sha1prng).
 
 use sha1::{Digest, Sha1};
 

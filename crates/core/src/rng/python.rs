@@ -1,4 +1,4 @@
-//! Python 3's `random` module, ported exactly (RULES.md, "Shared: randomness and seeds"): the
+//! Python 3's `random` module, ported exactly (docs/rules.md#python-random): the
 //! Mersenne Twister MT19937 of `_randommodule.c`, `random.seed(int)` (`init_by_array` over the
 //! integer's 32-bit words, least significant first), `getrandbits`, `_randbelow`, `choice` and
 //! `random()`. Solitaire chess deals its boards with it.

@@ -3,11 +3,11 @@
 //!
 //! ## Prior
 //! The opponents come from the last population of a genetic algorithm whose children copy each
-//! cell from one of two parents and add a little noise (RULES.md). After 50-100 generations of
-//! drift most cells hold one dominant ancestral weight: measured on generated populations
-//! (`examples/ga_stats.rs`, seeds 201-230), 83% of a population lies within 6 of the cell's
-//! dominant value, with a spread of 1.8 around it, and the rest is spread like the population
-//! (sd 27 around a case mean of about ±10). So each cell `c` has a shared value
+//! cell from one of two parents and add a little noise (docs/rules.md#reversi-generation). After
+//! 50-100 generations of drift most cells hold one dominant ancestral weight: measured on generated
+//! populations (`examples/ga_stats.rs`, seeds 201-230), 83% of a population lies within 6 of the
+//! cell's dominant value, with a spread of 1.8 around it, and the rest is spread like the
+//! population (sd 27 around a case mean of about ±10). So each cell `c` has a shared value
 //! `u_c ~ N(mean, SPREAD²)`, and each opponent either is *kin* there (probability
 //! `kin_share`), `w_p,c ~ N(u_c, KIN_SD²)`, or holds a weight of its own,
 //! `w_p,c ~ N(mean, SPREAD²)`; the case `mean ~ N(0, MEAN_SD²)`.

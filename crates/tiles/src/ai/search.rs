@@ -468,7 +468,8 @@ impl SearchPlayer {
         let (special, regular) = self.chances();
         let used = counter.saturating_sub(1);
         if board.is_empty() {
-            // The next tile is surely `W` (RULES.md), and the player puts it in the centre.
+            // The next tile is surely `W` (docs/rules.md#tiles-generation), and the player puts it
+            // in the centre.
             let mut next = board.clone();
             next.put(first_wild(params).index(), WILD);
             return 1.0 + self.eval.value(&next, used);
