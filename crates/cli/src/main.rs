@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::machine_load::PlayersCpu;
 use marathon_core::record::CaseRecord;
 use marathon_core::report::{self, BestScores, Summary};
@@ -16,17 +16,6 @@ use marathon_core::{
     CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, TIME_LIMIT_ENV, files, interrupt,
     parse_seed_set, process_tree, run_report,
 };
-
-/// Every implemented game, in the order `marathon play` runs them.
-fn games() -> Vec<&'static dyn Game> {
-    vec![
-        &marathon_linez::LINEZ,
-        &marathon_tiles::TILES,
-        &marathon_reversi::REVERSI,
-        &marathon_polyomino::POLYOMINO,
-        &marathon_solitaire::SOLITAIRE,
-    ]
-}
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
@@ -51,8 +40,7 @@ const BEST_SAVE_INTERVAL: Duration = Duration::from_secs(1);
 #[command(
     name = "marathon",
     version,
-    about = "Engines, judges, built-in AIs and a parallel runner for five contest puzzle games",
-    after_help = "Games: linez, tiles, reversi, polyomino, solitaire. Run `marathon play` for a quick tour of every game."
+    about = "Engines, judges, built-in AIs and a parallel runner for contest puzzle games"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -175,7 +163,16 @@ impl From<String> for Stop {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The games come from the registry, so the help names them without a list of its own.
+    let help = format!(
+        "Games: {}. Run `marathon play` for a quick tour of every game.",
+        marathon_games::names().join(", ")
+    );
+    let matches = Cli::command().after_help(help).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     let result = match cli.command {
         Command::Gen { game, seed, group } => gen_case(&game, seed, group),
         Command::Play(args) => play(args),
@@ -286,11 +283,12 @@ fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
 }
 
 fn find_game(name: &str) -> Result<&'static dyn Game, String> {
-    let all = games();
-    let names: Vec<&str> = all.iter().map(|g| g.name()).collect();
-    all.into_iter()
-        .find(|g| g.name() == name)
-        .ok_or_else(|| format!("unknown game {name:?} (games: {})", names.join(", ")))
+    marathon_games::find(name).ok_or_else(|| {
+        format!(
+            "unknown game {name:?} (games: {})",
+            marathon_games::names().join(", ")
+        )
+    })
 }
 
 /// The cases of `seeds`, in `group` if given (or the game's default group).
@@ -480,7 +478,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     let tour = args.game.is_none();
     let selected = match &args.game {
         Some(name) => vec![find_game(name)?],
-        None => games(),
+        None => marathon_games::games().to_vec(),
     };
     let seeds =
         parse_seed_set(args.seeds.as_deref().unwrap_or(TOUR_SEEDS)).map_err(|e| e.to_string())?;

@@ -602,36 +602,28 @@ fn last_words_of_a_crashing_program_are_not_lost() {
 /// on a loaded machine).
 const NO_HURRY: &str = "1000";
 
-/// Every game's AI at a fixed effort, with the cases to check it on (short ones).
-const REPRODUCIBLE: &[(&str, &[&str], &str)] = &[
-    ("linez", &["--seeds", "1-3"], "2"),
-    // Effort 4 looks one and two tiles deep; seeds 2 and 99 are short games.
-    ("tiles", &["--seeds", "2,99"], "4"),
-    ("reversi", &["--seeds", "1-2"], "2"),
-    ("polyomino", &["--seeds", "1-3"], "8"),
-    ("solitaire", &["--group", "5", "--seeds", "1-2"], "2"),
-];
-
+/// Every registered game's AI at a fixed effort, played in-process and as a program (`marathon
+/// solve`) on the same cases: the same games. The program's replies, recorded on their way to
+/// the judge, replay through the game's environment to the judge's score.
 #[test]
 fn fixed_effort_ai_plays_the_same_in_process_and_as_a_program() {
-    for &(game, cases, effort) in REPRODUCIBLE {
-        let dir = TempDir::new(&format!("repro-{game}"));
+    for &game in marathon_games::games() {
+        let name = game.name();
+        let dir = TempDir::new(&format!("repro-{name}"));
+        let cases = ["--seeds", "1-2"];
         let mut builtin_args = cases.to_vec();
-        builtin_args.extend([
-            "--player",
-            "ai",
-            "--effort",
-            effort,
-            "--time-limit",
-            NO_HURRY,
-        ]);
-        let (_, builtin) = play_game_json(&dir, game, &builtin_args);
-        let program = format!("{} solve {game} --effort {effort}", marathon_sh());
+        builtin_args.extend(["--player", "ai", "--effort", "1", "--time-limit", NO_HURRY]);
+        let (_, builtin) = play_game_json(&dir, name, &builtin_args);
+        let program = format!(
+            "{} solve {name} --effort 1 | tee {}/replies_$$.txt",
+            marathon_sh(),
+            path_sh(&dir.0)
+        );
         let mut exec_args = cases.to_vec();
         exec_args.extend(["--quiet", "--time-limit", NO_HURRY, "--exec", &program]);
-        let (_, exec) = play_game_json(&dir, game, &exec_args);
-        assert!(!builtin.is_empty(), "{game}: no cases played");
-        assert_eq!(builtin.len(), exec.len(), "{game}");
+        let (_, exec) = play_game_json(&dir, name, &exec_args);
+        assert!(!builtin.is_empty(), "{name}: no cases played");
+        assert_eq!(builtin.len(), exec.len(), "{name}");
         // Polyomino's score also counts the player's time; its `raw` score is the moves' alone.
         let points = |case: &Value| {
             case["metrics"]["raw"]
@@ -639,15 +631,53 @@ fn fixed_effort_ai_plays_the_same_in_process_and_as_a_program() {
                 .unwrap_or_else(|| score(case))
         };
         for (b, e) in builtin.iter().zip(&exec) {
-            assert_eq!(b["verdict"], "ok", "{game}: {b}");
-            assert_eq!(e["verdict"], "ok", "{game}: {e}");
+            assert_eq!(b["verdict"], "ok", "{name}: {b}");
+            assert_eq!(e["verdict"], "ok", "{name}: {e}");
             assert_eq!(
                 (b["seed"].as_u64(), points(b), moves(b)),
                 (e["seed"].as_u64(), points(e), moves(e)),
-                "{game}: in-process {b} vs program {e}"
+                "{name}: in-process {b} vs program {e}"
             );
         }
+        // Each recorded transcript replays, apart from the judge, to one of the judged games.
+        let mut replayed = Vec::new();
+        for entry in std::fs::read_dir(&dir.0).unwrap() {
+            let path = entry.unwrap().path();
+            if !path
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("replies_")
+            {
+                continue;
+            }
+            let replies: Vec<String> = std::fs::read_to_string(&path)
+                .unwrap()
+                .lines()
+                .map(str::to_owned)
+                .collect();
+            let fits = exec.iter().find_map(|case| {
+                let id = match game.groups() {
+                    Some((_, group)) => CaseId::in_group(group, seed_of(case)),
+                    None => CaseId::seed(seed_of(case)),
+                };
+                let (points_replayed, moves_replayed) = game.replay(&id, &replies).ok()?;
+                (points_replayed == points(case) && moves_replayed == moves(case)).then_some(())
+            });
+            assert!(fits.is_some(), "{name}: {path:?} replays to no judged game");
+            replayed.push(path);
+        }
+        assert_eq!(
+            replayed.len(),
+            exec.len(),
+            "{name}: one transcript per case"
+        );
     }
+}
+
+fn seed_of(case: &Value) -> u64 {
+    case["seed"].as_u64().expect("a seed")
 }
 
 #[test]
@@ -895,7 +925,7 @@ fn tour_prints_a_summary_naming_every_game() {
         .find(|l| l.trim_start().starts_with("game"))
         .unwrap_or_else(|| panic!("no summary header:\n{}", run.stdout));
     assert!(header.contains("failures"), "{header}");
-    for game in ["linez", "tiles", "reversi", "polyomino", "solitaire"] {
+    for game in marathon_games::names() {
         let row: Vec<&str> = run
             .stdout
             .lines()

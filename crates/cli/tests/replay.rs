@@ -13,52 +13,9 @@ use std::time::{Duration, Instant};
 
 const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
-/// Every game with replays and a short case to record (long enough for the board to change).
-const GAMES: &[(&str, &[&str])] = &[
-    ("linez", &["--seed", "3", "--player", "greedy"]),
-    (
-        "tiles",
-        &[
-            "--seed",
-            "3",
-            "--player",
-            "ai",
-            "--effort",
-            "1",
-            "--time-limit",
-            "1000",
-        ],
-    ),
-    ("reversi", &["--seed", "3", "--player", "greedy"]),
-    (
-        "polyomino",
-        &[
-            "--seed",
-            "2",
-            "--player",
-            "ai",
-            "--effort",
-            "8",
-            "--time-limit",
-            "1000",
-        ],
-    ),
-    (
-        "solitaire",
-        &[
-            "--group",
-            "6",
-            "--seed",
-            "2",
-            "--player",
-            "ai",
-            "--effort",
-            "4",
-            "--time-limit",
-            "1000",
-        ],
-    ),
-];
+/// How every registered game's case is recorded: seed 3 (in the default group), the default
+/// player at a fixed effort, with a limit far above what it needs.
+const RECORD_ARGS: &[&str] = &["--seed", "3", "--effort", "1", "--time-limit", "1000"];
 
 /// A headless browser gets this long per page; it needs a few seconds on a busy machine.
 const BROWSER_LIMIT: Duration = Duration::from_secs(90);
@@ -133,11 +90,11 @@ fn replay_pages_step_without_errors_in_a_headless_browser() {
         return;
     };
     let dir = out_dir();
-    for (game, args) in GAMES {
+    for game in marathon_games::names() {
         let page = dir.join(format!("{game}.html"));
         let output = Command::new(MARATHON)
             .args(["replay", game])
-            .args(*args)
+            .args(RECORD_ARGS)
             .arg("-o")
             .arg(&page)
             .output()

@@ -17,14 +17,15 @@ use serde_json::Value;
 
 const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
-/// Every game, with a reply that ends its game at once and validly, where the protocol has one.
-const GAMES: &[(&str, Option<&str>)] = &[
-    ("linez", None),
-    ("tiles", Some("GIVE UP")),
-    ("reversi", None),
-    ("polyomino", Some("DONE")),
-    ("solitaire", Some("0 0")),
-];
+/// A reply that ends a game at once and validly, where the protocol has one (by game name).
+fn final_reply(game: &str) -> Option<&'static str> {
+    match game {
+        "tiles" => Some("GIVE UP"),
+        "polyomino" => Some("DONE"),
+        "solitaire" => Some("0 0"),
+        _ => None,
+    }
+}
 
 /// The limit of the timeout cases: short, and far below the programs' sleeps.
 const LIMIT: &str = "1";
@@ -371,28 +372,14 @@ fn hostile_programs_get_their_verdicts(game: &str, final_reply: Option<&'static 
 }
 
 #[test]
-fn hostile_programs_linez() {
-    hostile_programs_get_their_verdicts(GAMES[0].0, GAMES[0].1);
-}
-
-#[test]
-fn hostile_programs_tiles() {
-    hostile_programs_get_their_verdicts(GAMES[1].0, GAMES[1].1);
-}
-
-#[test]
-fn hostile_programs_reversi() {
-    hostile_programs_get_their_verdicts(GAMES[2].0, GAMES[2].1);
-}
-
-#[test]
-fn hostile_programs_polyomino() {
-    hostile_programs_get_their_verdicts(GAMES[3].0, GAMES[3].1);
-}
-
-#[test]
-fn hostile_programs_solitaire() {
-    hostile_programs_get_their_verdicts(GAMES[4].0, GAMES[4].1);
+fn hostile_programs_get_their_verdicts_in_every_game() {
+    // One thread per game: the timeouts of one game overlap with the others'.
+    let games: Vec<&'static str> = marathon_games::names();
+    thread::scope(|scope| {
+        for game in games {
+            scope.spawn(move || hostile_programs_get_their_verdicts(game, final_reply(game)));
+        }
+    });
 }
 
 /// The variable every player of marathon process `pid` carries (see `process_tree`).

@@ -1,6 +1,6 @@
 //! The face every game crate shows the runner and the CLI.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex};
@@ -9,8 +9,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::endpoint::{Endpoint, StderrMode};
-use crate::env::{self, Environment};
+use crate::env::{self, Environment, Turn};
 use crate::replay::{Recording, Viewer};
+use crate::rng::FastRng;
 use crate::verdict::Verdict;
 
 /// Who plays a case.
@@ -178,6 +179,14 @@ pub trait Game: Sync {
         input: &mut dyn BufRead,
         output: &mut dyn Write,
     ) -> io::Result<()>;
+    /// The case played by a uniformly random legal player seeded with `seed`, for at most
+    /// `max_steps` of its decisions, written out: every message the judge would write, every
+    /// reply, and the score after each step (a golden playthrough). An error says which step
+    /// went wrong.
+    fn playthrough(&self, case: &CaseId, seed: u64, max_steps: usize) -> Result<String, String>;
+    /// Plays `replies` (a program's reply lines) through the case's environment, apart from the
+    /// judge; returns the rules' score and the moves, or why a reply was refused.
+    fn replay(&self, case: &CaseId, replies: &[String]) -> Result<(f64, u64), String>;
 }
 
 /// What a game crate provides: its facts, its environment, how its result is scored, its
@@ -315,6 +324,113 @@ impl<G: GameSpec> Game for G {
     ) -> io::Result<()> {
         GameSpec::solve(self, config, input, output)
     }
+
+    fn playthrough(&self, case: &CaseId, seed: u64, max_steps: usize) -> Result<String, String> {
+        let mut env = self.environment(case)?;
+        let mut rng = FastRng::new(seed);
+        let mut out = String::new();
+        let mut last = None;
+        let mut decisions = 0;
+        let show = |out: &mut String, env: &G::Env, what: &str, text: &str| {
+            for line in text.lines() {
+                let _ = writeln!(out, "{what} {line}");
+            }
+            let _ = writeln!(out, "  score {}", env.score());
+        };
+        loop {
+            match env.turn() {
+                Turn::Over => break,
+                Turn::Auto => {
+                    let event = env.advance();
+                    show(&mut out, &env, "auto", &format!("{event:?}"));
+                    last = Some(event);
+                }
+                Turn::Player if decisions == max_steps => break,
+                Turn::Player => {
+                    write_message(&mut out, &env.message(last.as_ref()));
+                    let legal = env.legal_actions();
+                    let Some(action) = random_action(&env, &legal, &mut rng) else {
+                        return Err(format!("step {decisions}: no legal action"));
+                    };
+                    let reply = env.format_action(action);
+                    if env.parse_action(&reply).ok() != Some(action) {
+                        return Err(format!("step {decisions}: {reply:?} does not read back"));
+                    }
+                    let event = env
+                        .step(action)
+                        .map_err(|e| format!("step {decisions}: legal {reply:?} refused: {e}"))?;
+                    show(&mut out, &env, ">", &reply);
+                    last = Some(event);
+                    decisions += 1;
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "end after {decisions} decisions: {:?}, score {}, moves {}",
+            env.turn(),
+            env.score(),
+            env.moves()
+        );
+        Ok(out)
+    }
+
+    fn replay(&self, case: &CaseId, replies: &[String]) -> Result<(f64, u64), String> {
+        let mut env = self.environment(case)?;
+        for (number, reply) in replies.iter().enumerate() {
+            env.advance_while_auto(|_, _| {});
+            if env.turn() != Turn::Player {
+                return Err(format!("reply {}: {reply:?} after the end", number + 1));
+            }
+            let action = env
+                .parse_action(reply)
+                .map_err(|e| format!("reply {}: {reply:?}: {e}", number + 1))?;
+            env.step(action)
+                .map_err(|e| format!("reply {}: {reply:?}: {e}", number + 1))?;
+        }
+        env.advance_while_auto(|_, _| {});
+        Ok((env.score(), env.moves()))
+    }
+}
+
+/// A message as a playthrough shows it: every line behind `< `, or for a long one (a polyomino
+/// board) its first lines, its length and a digest of the whole.
+pub fn write_message(out: &mut String, message: &str) {
+    const SHOWN: usize = 12;
+    let lines: Vec<&str> = message.lines().collect();
+    for line in lines
+        .iter()
+        .take(if lines.len() > SHOWN { 3 } else { SHOWN })
+    {
+        let _ = writeln!(out, "< {line}");
+    }
+    if lines.len() > SHOWN {
+        let digest = <sha1::Sha1 as sha1::Digest>::digest(message.as_bytes());
+        let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+        let _ = writeln!(out, "< ... {} lines in all, sha1 {hex}", lines.len());
+    }
+}
+
+/// A uniformly random action of `legal`, but one that ends the game (`GIVE UP`, `DONE`, `0 0`)
+/// only when a few draws found nothing else: a random player that stopped at once would show
+/// little of the game.
+fn random_action<E: Environment>(
+    env: &E,
+    legal: &[E::Action],
+    rng: &mut FastRng,
+) -> Option<E::Action> {
+    let count = u32::try_from(legal.len()).unwrap_or(u32::MAX);
+    let mut action = None;
+    for _ in 0..8 {
+        let candidate = *legal.get(rng.below(count) as usize)?;
+        action = Some(candidate);
+        let mut trial = env.clone();
+        let ends = trial.step(candidate).is_ok() && trial.turn() == Turn::Over;
+        if !ends {
+            break;
+        }
+    }
+    action
 }
 
 /// Plays `case` with the player of `config` through the judge ([`crate::env::judge`]);

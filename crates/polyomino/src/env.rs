@@ -115,8 +115,11 @@ impl Environment for PolyominoEnv {
             commands.extend((MIN_SIZE..=MAX_SIZE).map(|size| Command::Get { size }));
         }
         let board = self.session.board();
+        // A piece fits only inside one free region: most pieces a random player asks for are
+        // larger than any, and need no scan of the board.
+        let largest_region = board.free_regions().into_iter().max().unwrap_or(0);
         for (index, piece) in self.session.pieces().iter().enumerate() {
-            if self.session.is_placed(index) {
+            if self.session.is_placed(index) || piece.size() > largest_region {
                 continue;
             }
             for rotation in 0..ROTATIONS {

@@ -1,0 +1,139 @@
+//! The tests every registered game passes (in the spirit of OpenSpiel's basic tests and
+//! playthroughs): a random legal player stays legal and every reply it writes reads back; the
+//! first message is what `gen` prints; `record` plays the same game as `play`; a golden
+//! playthrough per game catches any change of the rules, the draws or the text.
+//!
+//! `MARATHON_BLESS=1 cargo test -p marathon-games --test conformance` rewrites the golden files
+//! (`tests/data/playthroughs/GAME.txt`); review the diff before committing it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use marathon_core::game::write_message;
+use marathon_core::{CaseId, Game, PlayConfig};
+use marathon_games::games;
+
+/// Far above what a fixed-effort game here needs: the tests never depend on the machine's speed.
+const NO_HURRY: Duration = Duration::from_secs(1000);
+
+/// A case of every game: seed `seed`, in the game's default group if it has groups.
+fn case(game: &dyn Game, seed: u64) -> CaseId {
+    match game.groups() {
+        Some((_, group)) => CaseId::in_group(group, seed),
+        None => CaseId::seed(seed),
+    }
+}
+
+/// The decisions a golden playthrough shows: enough to cross a few turns of every game.
+const GOLDEN_STEPS: usize = 40;
+
+fn golden_path(game: &dyn Game) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/playthroughs")
+        .join(format!("{}.txt", game.name()))
+}
+
+#[test]
+fn golden_playthroughs_are_unchanged() {
+    let bless = std::env::var_os("MARATHON_BLESS").is_some();
+    let mut changed = Vec::new();
+    for &game in games() {
+        let text = game
+            .playthrough(&case(game, 1), 7, GOLDEN_STEPS)
+            .unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+        let path = golden_path(game);
+        if bless {
+            std::fs::write(&path, &text).expect("the golden file is written");
+            continue;
+        }
+        let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run with MARATHON_BLESS=1 to write it",
+                path.display()
+            )
+        });
+        if golden != text {
+            let line = golden
+                .lines()
+                .zip(text.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(golden.lines().count().min(text.lines().count()));
+            changed.push(format!(
+                "{}: first difference at line {}",
+                game.name(),
+                line + 1
+            ));
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "playthroughs changed (MARATHON_BLESS=1 rewrites them after review):\n{}",
+        changed.join("\n")
+    );
+}
+
+#[test]
+fn random_legal_players_stay_legal() {
+    for &game in games() {
+        for seed in 1..=4 {
+            let text = game
+                .playthrough(&case(game, seed), seed * 31, 100)
+                .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", game.name()));
+            assert!(text.contains("end after"), "{}", game.name());
+        }
+    }
+}
+
+#[test]
+fn the_first_message_is_what_gen_prints() {
+    for &game in games() {
+        let case = case(game, 3);
+        let generated = game.generate(&case).expect("a case");
+        let playthrough = game.playthrough(&case, 1, 1).expect("a playthrough");
+        let first: String = playthrough
+            .lines()
+            .skip_while(|line| line.starts_with("auto") || line.starts_with("  score"))
+            .take_while(|line| line.starts_with("< "))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let mut expected = String::new();
+        write_message(&mut expected, &generated);
+        assert_eq!(first, expected, "{}", game.name());
+    }
+}
+
+#[test]
+fn record_plays_the_same_game_as_play() {
+    for &game in games() {
+        for &player in game.players() {
+            let config = PlayConfig::builtin(player, NO_HURRY, Some(1));
+            let case = case(game, 2);
+            let played = game.play(&case, &config);
+            let recorded = game.record(&case, &config).outcome;
+            let context = format!("{} {player}", game.name());
+            assert!(played.verdict.is_ok(), "{context}: {}", played.verdict);
+            assert_eq!(recorded.verdict, played.verdict, "{context}");
+            assert_eq!(recorded.moves, played.moves, "{context}");
+            // Polyomino's score also counts the player's time; its raw score is the moves'.
+            let points = |o: &marathon_core::CaseOutcome| {
+                o.metrics
+                    .iter()
+                    .find(|m| m.name == "raw")
+                    .map_or(o.score, |m| m.value)
+            };
+            assert_eq!(points(&recorded), points(&played), "{context}");
+        }
+    }
+}
+
+#[test]
+fn a_case_id_a_game_does_not_have_is_refused_with_a_reason() {
+    for &game in games() {
+        if game.groups().is_some() {
+            let error = game
+                .generate(&CaseId::in_group(99, 1))
+                .expect_err("no group 99");
+            assert!(error.contains("99"), "{}: {error}", game.name());
+        }
+    }
+}
