@@ -1,6 +1,6 @@
 //! The face every game crate shows the runner and the CLI.
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex};
@@ -8,144 +8,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig};
 use crate::endpoint::{Endpoint, StderrMode};
 use crate::env::{self, Environment, Turn};
 use crate::replay::{Recording, Viewer};
 use crate::rng::FastRng;
 use crate::verdict::Verdict;
-
-/// Who plays a case.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayerSpec {
-    /// A built-in player by name (`ai`, `greedy`, `random`, ...).
-    Builtin(String),
-    /// An external program, run as `sh -c COMMAND`.
-    Exec(String),
-}
-
-impl PlayerSpec {
-    /// How tables and replays name the player.
-    pub fn describe(&self) -> String {
-        match self {
-            PlayerSpec::Builtin(name) => name.clone(),
-            PlayerSpec::Exec(command) => format!("exec: {command}"),
-        }
-    }
-}
-
-/// Which case to play. Most games know a case by its seed alone; a game with case groups
-/// (solitaire chess: the alphabet of pieces) also needs the group, and the contest's official
-/// cases carry their name (`g6-1`).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CaseId {
-    pub seed: u64,
-    pub group: Option<u32>,
-    pub name: Option<String>,
-}
-
-impl CaseId {
-    pub fn seed(seed: u64) -> Self {
-        Self {
-            seed,
-            group: None,
-            name: None,
-        }
-    }
-
-    pub fn in_group(group: u32, seed: u64) -> Self {
-        Self {
-            seed,
-            group: Some(group),
-            name: None,
-        }
-    }
-
-    pub fn named(name: &str, group: Option<u32>, seed: u64) -> Self {
-        Self {
-            seed,
-            group,
-            name: Some(name.to_string()),
-        }
-    }
-}
-
-/// How the case shows in tables, prefixes and best-score files: `17`, `g6:17`, or its name.
-impl fmt::Display for CaseId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.name, self.group) {
-            (Some(name), _) => f.write_str(name),
-            (None, Some(group)) => write!(f, "g{group}:{}", self.seed),
-            (None, None) => write!(f, "{}", self.seed),
-        }
-    }
-}
-
-/// How to play a case.
-#[derive(Clone, Debug)]
-pub struct PlayConfig {
-    pub player: PlayerSpec,
-    /// The player's total thinking time for the case.
-    pub time_limit: Duration,
-    /// Fixed search effort for built-in players (moves then depend on the case only, not on
-    /// machine speed); `None` means: use the time limit.
-    pub effort: Option<u64>,
-    /// Discard external programs' stderr instead of passing it through.
-    pub quiet: bool,
-}
-
-impl PlayConfig {
-    /// The built-in player `name` (external programs' stderr would be discarded).
-    pub fn builtin(name: &str, time_limit: Duration, effort: Option<u64>) -> Self {
-        PlayConfig {
-            player: PlayerSpec::Builtin(name.to_string()),
-            time_limit,
-            effort,
-            quiet: true,
-        }
-    }
-}
-
-/// How a built-in player runs when it speaks the protocol itself (`marathon solve`).
-#[derive(Clone, Debug)]
-pub struct SolveConfig {
-    pub player: String,
-    pub time_limit: Duration,
-    pub effort: Option<u64>,
-}
-
-impl SolveConfig {
-    pub fn new(player: &str, time_limit: Duration, effort: Option<u64>) -> Self {
-        SolveConfig {
-            player: player.to_string(),
-            time_limit,
-            effort,
-        }
-    }
-}
-
-/// A game-specific figure of a case besides its score (solitaire's Kattis points, polyomino's
-/// upper bound); the summary shows its mean and total.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Metric {
-    pub name: &'static str,
-    pub value: f64,
-}
-
-/// The result of one case.
-#[derive(Clone, Debug)]
-pub struct CaseOutcome {
-    pub game: &'static str,
-    pub case: CaseId,
-    /// The case's parameters as the table shows them, e.g. `("N", "6")`.
-    pub params: Vec<(&'static str, String)>,
-    /// The official score of the case (already reflecting the contest's rule for failures).
-    pub score: f64,
-    pub moves: u64,
-    /// The player's time as the judge counted it.
-    pub time: Duration,
-    pub verdict: Verdict,
-    pub metrics: Vec<Metric>,
-}
 
 /// A game as the CLI, the runner and the tests see it, whatever its environment: implemented
 /// once, for every [`GameSpec`], so that `&dyn Game` can list the games.
@@ -601,16 +469,4 @@ pub fn spawn_recorded_player(
         solve(&config, input, &mut tee)
     })?;
     Ok((endpoint, transcript))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn case_ids_display_as_tables_show_them() {
-        assert_eq!(CaseId::seed(17).to_string(), "17");
-        assert_eq!(CaseId::in_group(6, 17).to_string(), "g6:17");
-        assert_eq!(CaseId::named("g6-1", Some(6), 12).to_string(), "g6-1");
-    }
 }

@@ -2,6 +2,7 @@
 //! endpoint that talks to a player (an external program or an in-process thread) under a time
 //! limit, the verdicts, the parallel runner and its reports.
 
+pub mod case;
 pub mod clock;
 pub mod endpoint;
 pub mod env;
@@ -20,13 +21,11 @@ pub mod runner;
 pub mod seeds;
 pub mod verdict;
 
+pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig};
 pub use clock::{Clock, GameClock};
 pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
 pub use env::{Environment, Turn};
-pub use game::{
-    CaseId, CaseOutcome, Game, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, SolveConfig,
-    Started, Transcript, spawn_recorded_player, start_player,
-};
+pub use game::{Game, GameSpec, Scored, Started, Transcript, spawn_recorded_player, start_player};
 pub use observation::read_observation;
 pub use seeds::parse_seed_set;
 pub use verdict::Verdict;

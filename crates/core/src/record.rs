@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::CaseOutcome;
+use crate::case::CaseOutcome;
 use crate::verdict::Verdict;
 
 /// The version of the format [`CaseRecord`] writes, as `docs/json.md` documents it.
@@ -115,7 +115,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::game::{CaseId, Metric};
+    use crate::case::{CaseId, Metric};
 
     fn outcome(verdict: Verdict) -> CaseOutcome {
         CaseOutcome {

@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::game::CaseOutcome;
+use crate::case::CaseOutcome;
 use crate::report::format_score;
 
 /// A game recorded through the judge.
@@ -96,7 +96,7 @@ pub(crate) fn escape_html(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::CaseId;
+    use crate::case::CaseId;
     use crate::verdict::Verdict;
     use serde_json::json;
     use std::time::Duration;

@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::game::{CaseId, CaseOutcome};
+use crate::case::{CaseId, CaseOutcome};
 
 /// Aggregates of a run over one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -390,13 +390,13 @@ mod tests {
     fn named_cases_and_metrics_reach_table_json_and_summary() {
         let mut official = outcome(12, 40.0, Verdict::Ok);
         official.case = CaseId::named("g6-1", Some(6), 12);
-        official.metrics = vec![crate::game::Metric {
+        official.metrics = vec![crate::case::Metric {
             name: "points",
             value: 13.0,
         }];
         let mut grouped = outcome(3, 20.0, Verdict::Ok);
         grouped.case = CaseId::in_group(6, 3);
-        grouped.metrics = vec![crate::game::Metric {
+        grouped.metrics = vec![crate::case::Metric {
             name: "points",
             value: 6.5,
         }];

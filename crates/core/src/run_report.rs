@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::game::{CaseOutcome, PlayerSpec};
+use crate::case::{CaseOutcome, PlayerSpec};
 use crate::record::CaseRecord;
 use crate::replay::escape_html as escape;
 use crate::report::{Summary, format_score};
@@ -372,7 +372,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::CaseId;
+    use crate::case::CaseId;
     use crate::verdict::Verdict;
     use std::time::Duration;
 

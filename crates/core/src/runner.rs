@@ -12,7 +12,8 @@ use std::thread;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::game::{CaseId, CaseOutcome, Game, PlayConfig};
+use crate::case::{CaseId, CaseOutcome, PlayConfig};
+use crate::game::Game;
 use crate::interrupt;
 use crate::verdict::Verdict;
 

@@ -137,3 +137,46 @@ fn a_case_id_a_game_does_not_have_is_refused_with_a_reason() {
         }
     }
 }
+
+/// The documents a user reads follow the registry: each of the README's tables over the games
+/// (the games, the results) lists exactly the registered games, in order, and each game has its
+/// protocol section in the rules and its AI page.
+#[test]
+fn the_documents_list_every_registered_game() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let names = marathon_games::names();
+    let mut tables: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in readme.lines() {
+        match line
+            .strip_prefix("| `")
+            .and_then(|rest| rest.split('`').next())
+        {
+            Some(name) => tables.last_mut().expect("a table").push(name),
+            None if tables.last().is_some_and(|t| !t.is_empty()) => tables.push(Vec::new()),
+            None => {}
+        }
+    }
+    tables.retain(|table| !table.is_empty());
+    assert_eq!(
+        tables.len(),
+        2,
+        "the README's tables over the games: {tables:?}"
+    );
+    for table in tables {
+        assert_eq!(table, names, "a README table of games");
+    }
+    let rules = std::fs::read_to_string(root.join("docs/rules.md"))
+        .expect("docs/rules.md")
+        .to_lowercase();
+    for name in names {
+        assert!(
+            root.join(format!("docs/ai/{name}.md")).is_file(),
+            "docs/ai/{name}.md"
+        );
+        assert!(
+            rules.contains(&format!("\n### {name} protocol\n")),
+            "docs/rules.md has no section \"{name} protocol\""
+        );
+    }
+}

@@ -818,7 +818,7 @@ impl State {
     }
 
     /// Lets the mover play through `play`, which must make a legal move of that player on the
-    /// board (as [`strategy::choose_and_play`](crate::strategy::choose_and_play) does) and return
+    /// board (as `strategy::choose_and_play` does) and return
     /// it; then passes the turn on.
     pub fn play_by(&mut self, play: impl FnOnce(&mut Board, Player) -> Cell) -> Cell {
         let player = self.to_move.expect("the game is not over");

@@ -4,7 +4,7 @@
 //!
 //! [`State`] is what the player knows: the visible top of every stack, how many pieces each
 //! stack has lost, the last removed piece and the score so far. The judge, which holds the
-//! whole [`crate::generator::Deal`], tells it what each removal reveals.
+//! whole deal (`generator::Deal`), tells it what each removal reveals.
 
 use std::fmt;
 
