@@ -8,28 +8,18 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use marathon_core::machine_load::PlayersCpu;
-use marathon_core::record::CaseRecord;
-use marathon_core::report::{self, BestScores, Summary};
-use marathon_core::runner::{RunOptions, run_cases};
 use marathon_core::{
-    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, TIME_LIMIT_ENV, files, interrupt,
-    parse_seed_set, process_tree, run_report,
+    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
+    parse_seed_set, process_tree,
 };
+use marathon_runner::record::CaseRecord;
+use marathon_runner::report::{self, BestScores, Summary};
+use marathon_runner::runner::{RunOptions, run_cases};
+use marathon_runner::{files, load, run_report};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
 const TOUR_TIME_DIVISOR: u32 = 10;
-/// The built-in players' wait for a CPU, as a share of the time they wanted one, from which a
-/// run's note says the machine was busy. Linez, seeds 1-6 at effort 16, two threads: 3-5% on a
-/// quiet machine (the other game's judge threads), 12% beside another session's job whose
-/// group was reniced to 19, 31% beside a busy loop. But TilesMatching, whose players think a
-/// fraction of a millisecond between wake-ups, waited 12% on a quiet machine (seeds 1-100 at
-/// 20 s), so only a clearly busy machine gets the note.
-const BUSY_MACHINE_WAIT: f64 = 0.20;
-/// ... and from which wait per case: a player that hardly thinks (`greedy`, `random`) waits for
-/// the scheduler at every wake-up, a large share of next to nothing.
-const BUSY_MACHINE_WAIT_PER_CASE: Duration = Duration::from_millis(50);
 /// The longest time limit accepted, in seconds (11.6 days): far beyond any contest's, and small
 /// enough that every sum of times stays exact.
 const MAX_TIME_LIMIT_SECONDS: f64 = 1e6;
@@ -417,7 +407,7 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
         args.output.display(),
         game.name(),
         case,
-        report::format_score(o.score),
+        format_score(o.score),
         o.moves,
         o.verdict,
         recording.steps.len(),
@@ -547,7 +537,6 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         threads: args.threads.map_or(0, usize::from),
         progress: true,
     };
-    let players_before = PlayersCpu::so_far();
     let mut out = Stdout::default();
     let mut summaries = Vec::new();
     let mut played = Vec::new();
@@ -590,19 +579,8 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             }
         ));
     }
-    let players_cpu = PlayersCpu::so_far().since(&players_before);
-    let wait_per_case = players_cpu.waiting() / cases_played.max(1) as u32;
-    if let Some(share) = players_cpu
-        .waiting_share()
-        .filter(|&share| share >= BUSY_MACHINE_WAIT && wait_per_case >= BUSY_MACHINE_WAIT_PER_CASE)
-    {
-        out.print(&format!(
-            "\nnote: the players waited for a CPU {:.0}% of the time they wanted one ({:.2} s a \
-             case): other work on the machine, or more threads than cores; timed players got \
-             less CPU than on a quiet machine (`--effort` results do not depend on it)\n",
-            100.0 * share,
-            wait_per_case.as_secs_f64()
-        ));
+    if let Some(note) = load::busy_machine_note(played.iter().flat_map(|(_, outcomes)| outcomes)) {
+        out.print(&format!("\n{note}\n"));
     }
     let runs: Vec<run_report::GameRun> = played
         .iter()

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::cpu::CpuAccount;
 use crate::verdict::Verdict;
 
 /// Who plays a case.
@@ -137,6 +138,19 @@ pub struct CaseOutcome {
     pub time: Duration,
     pub verdict: Verdict,
     pub metrics: Vec<Metric>,
+    /// An in-process player's CPU account (see [`crate::cpu`]); `None` for programs.
+    pub cpu: Option<CpuAccount>,
+}
+
+/// Scores print as integers when they are integers (most games), else with up to three
+/// decimals (a median of two integers prints as `620.5`).
+pub fn format_score(score: f64) -> String {
+    if score.fract() == 0.0 && score.abs() < 1e15 {
+        format!("{score:.0}")
+    } else {
+        let text = format!("{score:.3}");
+        text.trim_end_matches('0').to_string()
+    }
 }
 
 #[cfg(test)]

@@ -41,8 +41,8 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 
+use crate::cpu::CpuAccount;
 use crate::interrupt;
-use crate::machine_load;
 use crate::process_tree::{self, PlayerTag};
 
 /// The longest reply line accepted; longer output is a protocol error, not a memory hazard.
@@ -150,8 +150,12 @@ enum Event {
 
 enum Player {
     Process(Arc<Mutex<Process>>),
-    /// `None` once the thread has been joined.
-    Thread(Option<JoinHandle<io::Result<()>>>),
+    Thread {
+        /// `None` once the thread has been joined.
+        handle: Option<JoinHandle<io::Result<()>>>,
+        /// The thread's CPU account, which it leaves when it ends (panics included).
+        account: Arc<Mutex<Option<CpuAccount>>>,
+    },
 }
 
 /// How a player process ended, as far as the verdict is concerned.
@@ -305,11 +309,13 @@ impl Endpoint {
     {
         let (from_player, player_output) = io::pipe()?;
         let (player_input, to_player) = io::pipe()?;
+        let account = Arc::new(Mutex::new(None));
+        let left = Arc::clone(&account);
         let handle = thread::Builder::new()
             .name("player".into())
             .spawn(move || {
-                // Records the thread's CPU account however the player ends, panics included.
-                let _account = PlayerAccount;
+                // Leaves the thread's CPU account however the player ends, panics included.
+                let _account = AccountOnExit(left);
                 let mut input = BufReader::new(player_input);
                 let mut output = BufWriter::new(player_output);
                 // Returning (or unwinding) drops both pipe ends: the judge sees end of output.
@@ -322,7 +328,10 @@ impl Endpoint {
             limit,
             input,
             events,
-            Player::Thread(Some(handle)),
+            Player::Thread {
+                handle: Some(handle),
+                account,
+            },
         ))
     }
 
@@ -408,15 +417,28 @@ impl Endpoint {
     pub fn pid(&self) -> Option<u32> {
         match &self.player {
             Player::Process(process) => Some(lock(process).child.id()),
-            Player::Thread(_) => None,
+            Player::Thread { .. } => None,
         }
     }
 
     /// Closes the player's input, gives it a short grace period to exit, then kills its tree and
     /// reaps it. A thread player cannot be killed: it is left to finish on its own once it sees
-    /// its input end.
-    pub fn close(self) {
-        drop(self);
+    /// its input end. Returns a thread player's CPU account if it ended within the grace period.
+    pub fn close(mut self) -> Option<CpuAccount> {
+        self.input = None;
+        let Player::Thread { handle, account } = &mut self.player else {
+            return None;
+        };
+        let ended = match handle {
+            Some(handle) => poll_until(GRACE, || handle.is_finished().then_some(())).is_some(),
+            None => true,
+        };
+        if !ended {
+            return None;
+        }
+        *account
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn check(&self) -> Result<(), Failure> {
@@ -473,7 +495,7 @@ impl Endpoint {
                     None => protocol("still running"),
                 }
             }
-            Player::Thread(handle) => {
+            Player::Thread { handle, .. } => {
                 let finished = poll_until(EXIT_PATIENCE, || {
                     handle.take_if(|handle| handle.is_finished())
                 });
@@ -522,12 +544,15 @@ impl Drop for Endpoint {
     }
 }
 
-/// Adds the current thread to the players' CPU account when dropped.
-struct PlayerAccount;
+/// Leaves the current thread's CPU account in its slot when dropped.
+struct AccountOnExit(Arc<Mutex<Option<CpuAccount>>>);
 
-impl Drop for PlayerAccount {
+impl Drop for AccountOnExit {
     fn drop(&mut self) {
-        machine_load::record_thread_player();
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = CpuAccount::this_thread();
     }
 }
 

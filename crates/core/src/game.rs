@@ -320,6 +320,7 @@ fn play_case<G: GameSpec>(
             time,
             verdict,
             metrics: scored.metrics,
+            cpu: None,
         }
     };
     let mut env = match game.environment(case) {
@@ -337,6 +338,7 @@ fn play_case<G: GameSpec>(
                     detail: format!("no such case: {detail}"),
                 },
                 metrics: Vec::new(),
+                cpu: None,
             };
             return (outcome, Value::Null);
         }
@@ -366,9 +368,10 @@ fn play_case<G: GameSpec>(
         }) => {
             let verdict = env::judge(&mut env, &mut endpoint, &mut seen);
             let time = endpoint.time_used();
-            endpoint.close();
+            let cpu = endpoint.close();
             let mut outcome = outcome(&env, verdict, time);
             outcome.metrics.extend(report());
+            outcome.cpu = cpu;
             (outcome, start)
         }
         Err(e) => {

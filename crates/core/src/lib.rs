@@ -1,27 +1,24 @@
-//! What every marathon game shares: the contests' random number generators, seed sets, the
-//! endpoint that talks to a player (an external program or an in-process thread) under a time
-//! limit, the verdicts, the parallel runner and its reports.
+//! What every marathon game needs: the contests' random number generators, seed sets, cases and
+//! their outcomes, the environment every game implements and the one judge loop that drives it,
+//! the endpoint that talks to a player (an external program or an in-process thread) under a
+//! time limit with its process cleanup, the verdicts, the players' clock, and the replay page.
+//! What only the binary needs (the runner, tables, reports, JSON) is in `marathon-runner`.
 
 pub mod case;
 pub mod clock;
+pub mod cpu;
 pub mod endpoint;
 pub mod env;
-pub mod files;
 pub mod game;
 pub mod interrupt;
-pub mod machine_load;
 pub mod observation;
 pub mod process_tree;
-pub mod record;
 pub mod replay;
-pub mod report;
 pub mod rng;
-pub mod run_report;
-pub mod runner;
 pub mod seeds;
 pub mod verdict;
 
-pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig};
+pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig, format_score};
 pub use clock::{Clock, GameClock};
 pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
 pub use env::{Environment, Turn};

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::case::CaseOutcome;
-use crate::report::format_score;
+use crate::case::format_score;
 
 /// A game recorded through the judge.
 #[derive(Clone, Debug)]
@@ -86,7 +86,7 @@ fn script_safe(json: &str) -> String {
 }
 
 /// Text for HTML element content and attribute values.
-pub(crate) fn escape_html(text: &str) -> String {
+pub fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -112,6 +112,7 @@ mod tests {
                 time: Duration::from_millis(5),
                 verdict,
                 metrics: Vec::new(),
+                cpu: None,
             },
             player: "exec: ./bot </script>".into(),
             start: json!({"board": "x"}),

@@ -10,12 +10,12 @@
 use std::time::{Duration, Instant};
 
 use marathon_core::parse_seed_set;
-use marathon_core::report::{Summary, case_table, summary_table};
-use marathon_core::runner::{RunOptions, run_cases};
 use marathon_core::{CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, Verdict};
 use marathon_reversi::REVERSI;
 use marathon_reversi::ai::{self, ORACLE};
 use marathon_reversi::generator;
+use marathon_runner::report::{Summary, case_table, summary_table};
+use marathon_runner::runner::{RunOptions, run_cases};
 use rayon::prelude::*;
 
 fn main() {
@@ -104,6 +104,7 @@ fn play_local(case: &CaseId, player: &str, effort: Option<u64>, limit: Duration)
             name: "owned",
             value: f64::from(state.board.count(1)),
         }],
+        cpu: None,
     };
     if predictions.total > 0 {
         result.metrics.push(Metric {

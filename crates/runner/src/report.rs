@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::case::{CaseId, CaseOutcome};
+use marathon_core::{CaseId, CaseOutcome, format_score};
 
 /// Aggregates of a run over one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,17 +89,6 @@ fn mean(values: &[f64]) -> f64 {
         0.0
     } else {
         values.iter().sum::<f64>() / values.len() as f64
-    }
-}
-
-/// Scores print as integers when they are integers (most games), else with up to three
-/// decimals (a median of two integers prints as `620.5`).
-pub fn format_score(score: f64) -> String {
-    if score.fract() == 0.0 && score.abs() < 1e15 {
-        format!("{score:.0}")
-    } else {
-        let text = format!("{score:.3}");
-        text.trim_end_matches('0').to_string()
     }
 }
 
@@ -343,7 +332,7 @@ impl BestScores {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::Verdict;
+    use marathon_core::Verdict;
 
     fn outcome(seed: u64, score: f64, verdict: Verdict) -> CaseOutcome {
         CaseOutcome {
@@ -355,6 +344,7 @@ mod tests {
             time: Duration::from_millis(1500),
             verdict,
             metrics: Vec::new(),
+            cpu: None,
         }
     }
 
@@ -390,13 +380,13 @@ mod tests {
     fn named_cases_and_metrics_reach_table_json_and_summary() {
         let mut official = outcome(12, 40.0, Verdict::Ok);
         official.case = CaseId::named("g6-1", Some(6), 12);
-        official.metrics = vec![crate::case::Metric {
+        official.metrics = vec![marathon_core::Metric {
             name: "points",
             value: 13.0,
         }];
         let mut grouped = outcome(3, 20.0, Verdict::Ok);
         grouped.case = CaseId::in_group(6, 3);
-        grouped.metrics = vec![crate::case::Metric {
+        grouped.metrics = vec![marathon_core::Metric {
             name: "points",
             value: 6.5,
         }];

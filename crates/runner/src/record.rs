@@ -7,8 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::case::CaseOutcome;
-use crate::verdict::Verdict;
+use marathon_core::{CaseOutcome, Verdict};
 
 /// The version of the format [`CaseRecord`] writes, as `docs/json.md` documents it.
 pub const SCHEMA: u32 = 1;
@@ -115,7 +114,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::case::{CaseId, Metric};
+    use marathon_core::{CaseId, Metric};
 
     fn outcome(verdict: Verdict) -> CaseOutcome {
         CaseOutcome {
@@ -130,6 +129,7 @@ mod tests {
                 name: "points",
                 value: 13.0,
             }],
+            cpu: None,
         }
     }
 

@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::case::{CaseOutcome, PlayerSpec};
 use crate::record::CaseRecord;
-use crate::replay::escape_html as escape;
-use crate::report::{Summary, format_score};
+use crate::report::Summary;
+use marathon_core::replay::escape_html as escape;
+use marathon_core::{CaseOutcome, PlayerSpec, format_score};
 
 /// One game's part of a run.
 pub struct GameRun<'a> {
@@ -372,8 +372,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::CaseId;
-    use crate::verdict::Verdict;
+    use marathon_core::CaseId;
+    use marathon_core::Verdict;
     use std::time::Duration;
 
     fn outcome(case: CaseId, score: f64, verdict: Verdict) -> CaseOutcome {
@@ -386,6 +386,7 @@ mod tests {
             time: Duration::from_millis(100),
             verdict,
             metrics: Vec::new(),
+            cpu: None,
         }
     }
 

@@ -12,10 +12,7 @@ use std::thread;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::case::{CaseId, CaseOutcome, PlayConfig};
-use crate::game::Game;
-use crate::interrupt;
-use crate::verdict::Verdict;
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Verdict, interrupt};
 
 #[derive(Clone, Debug)]
 pub struct RunOptions {

@@ -1,0 +1,107 @@
+//! Whether a player got the CPU it wanted. A timed player's moves depend on the CPU it gets, so
+//! a timed run on a busy machine is not comparable with one on a quiet machine; the runner says
+//! so instead of leaving a silent gap between two runs.
+//!
+//! An in-process player's thread reads the kernel's account of itself when it ends
+//! (`/proc/thread-self/schedstat`: time on a CPU, time runnable but waiting for one), and its
+//! case's outcome carries it. External programs are not counted: `sh -c` runs them as its
+//! children, whose accounts are gone once `sh` reaps them. Linux only; elsewhere there is none.
+
+use std::time::Duration;
+
+/// A thread's time on a CPU, and its time runnable but waiting for one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuAccount {
+    pub running: Duration,
+    pub waiting: Duration,
+}
+
+impl CpuAccount {
+    /// The calling thread's account so far, where the kernel gives one.
+    pub fn this_thread() -> Option<Self> {
+        let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        parse_schedstat(&text)
+    }
+
+    /// Of the time wanted on a CPU, the share spent waiting for one; `None` when none was
+    /// wanted.
+    pub fn waiting_share(&self) -> Option<f64> {
+        let wanted = self.running + self.waiting;
+        (!wanted.is_zero()).then(|| self.waiting.as_secs_f64() / wanted.as_secs_f64())
+    }
+}
+
+impl std::iter::Sum for CpuAccount {
+    fn sum<I: Iterator<Item = Self>>(accounts: I) -> Self {
+        accounts.fold(CpuAccount::default(), |total, account| CpuAccount {
+            running: total.running + account.running,
+            waiting: total.waiting + account.waiting,
+        })
+    }
+}
+
+/// `schedstat`: nanoseconds on a CPU, nanoseconds runnable but waiting, time slices.
+fn parse_schedstat(text: &str) -> Option<CpuAccount> {
+    let mut fields = text.split_whitespace().map(str::parse::<u64>);
+    Some(CpuAccount {
+        running: Duration::from_nanos(fields.next()?.ok()?),
+        waiting: Duration::from_nanos(fields.next()?.ok()?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_kernels_line() {
+        assert_eq!(
+            parse_schedstat("92778 404282 2\n"),
+            Some(CpuAccount {
+                running: Duration::from_nanos(92_778),
+                waiting: Duration::from_nanos(404_282),
+            })
+        );
+        assert_eq!(parse_schedstat(""), None);
+        assert_eq!(parse_schedstat("12 x 3"), None);
+    }
+
+    #[test]
+    fn the_share_is_of_the_time_wanted() {
+        let accounts = [
+            CpuAccount {
+                running: Duration::from_nanos(1_000),
+                waiting: Duration::from_nanos(500),
+            },
+            CpuAccount {
+                running: Duration::from_nanos(5_000),
+                waiting: Duration::from_nanos(1_500),
+            },
+        ];
+        let total: CpuAccount = accounts.into_iter().sum();
+        assert_eq!(total.waiting_share(), Some(0.25));
+        assert_eq!(CpuAccount::default().waiting_share(), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_busy_thread_is_on_a_cpu_for_most_of_its_time() {
+        let account = std::thread::spawn(|| {
+            let started = std::time::Instant::now();
+            let mut x = 1u64;
+            while started.elapsed() < Duration::from_millis(30) {
+                x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005) + 1);
+            }
+            CpuAccount::this_thread()
+        })
+        .join()
+        .unwrap()
+        .expect("Linux gives a thread's account");
+        // The kernel folds the running slice into the account only at the next tick or switch
+        // (CI saw 27.8 ms of the 30).
+        assert!(
+            account.running + account.waiting >= Duration::from_millis(20),
+            "{account:?}"
+        );
+    }
+}

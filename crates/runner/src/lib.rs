@@ -1,0 +1,11 @@
+//! What only marathon's binary (and tools that run many cases) needs: the parallel runner, the
+//! score tables and summaries, best-known scores, the JSON Lines record of a case, run reports,
+//! whole-or-untouched output files, and the note on a busy machine. The games never depend on
+//! it.
+
+pub mod files;
+pub mod load;
+pub mod record;
+pub mod report;
+pub mod run_report;
+pub mod runner;
