@@ -288,7 +288,6 @@ fn legal_program_plays_every_seed_to_the_end() {
     for case in &cases {
         assert_eq!(case["verdict"], "ok", "{case}");
         assert!(moves(case) > 0, "{case}");
-        assert!(score(case) >= 0.0, "{case}");
         assert!(case.get("reason").is_none() && case.get("detail").is_none());
     }
     // The table shows every case, the summary no failure.

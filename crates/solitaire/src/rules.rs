@@ -92,11 +92,6 @@ impl Piece {
     pub fn from_letter(letter: char) -> Option<Piece> {
         Piece::ALL.into_iter().find(|p| p.letter() == letter)
     }
-
-    /// `1`, `2`, `3`, `4`: the pieces of a number set.
-    pub fn is_number(self) -> bool {
-        (self as u8) < 4
-    }
 }
 
 impl fmt::Display for Piece {
