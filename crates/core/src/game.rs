@@ -65,15 +65,19 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     type Env: Environment;
 
     /// The name used on the command line (`linez`).
-    fn name(&self) -> &'static str;
+    const NAME: &'static str;
     /// Built-in player names; the first is the default.
-    fn players(&self) -> &'static [&'static str];
+    const PLAYERS: &'static [&'static str];
     /// The contest's time limit per case.
-    fn default_time_limit(&self) -> Duration;
+    const TIME_LIMIT: Duration;
     /// Whether a higher score is better (the runner's relative scores depend on it).
-    fn maximize(&self) -> bool {
-        true
-    }
+    const MAXIMIZE: bool = true;
+    /// The built-in players' protocol loop: reads the judge's text on its input, answers on its
+    /// output (in-process players and `marathon solve` both run it).
+    const SOLVE: Solve;
+    /// The game's half of a replay page.
+    const VIEWER: Viewer;
+
     /// The case groups `--group` accepts, if the game has groups, and the default group.
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
         None
@@ -88,14 +92,6 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     /// rule for failures applied; `time` is the player's time as the judge counted it), the
     /// case's parameters and the game's own figures.
     fn score(&self, case: &CaseId, env: &Self::Env, verdict: &Verdict, time: Duration) -> Scored;
-    /// The built-in players' protocol loop: reads the judge's text on `input`, answers on
-    /// `output` (in-process players and `marathon solve` both run it).
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()>;
     /// Starts built-in player `config.player` in a way of its own, with a report of figures it
     /// gives when the game is over; `None` (the default) starts it the usual way. For a player
     /// that needs what no program can be given (reversi's `oracle` knows the case's hidden
@@ -103,8 +99,6 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     fn start_builtin(&self, _env: &Self::Env, _config: &PlayConfig) -> Option<io::Result<Started>> {
         None
     }
-    /// The game's half of a replay page.
-    fn viewer(&self) -> Viewer;
     /// The start of a replay: the environment before any step, as the viewer reads it.
     fn replay_start(&self, env: &Self::Env) -> Value;
     /// One step of a replay, as the viewer reads it, carrying the score after it under
@@ -116,6 +110,9 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
         event: &<Self::Env as Environment>::Event,
     ) -> Option<Value>;
 }
+
+/// A game's built-in players speaking its protocol ([`GameSpec::SOLVE`]).
+pub type Solve = fn(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>;
 
 /// A game's figures of a finished case (see [`GameSpec::score`]).
 #[derive(Clone, Debug, Default)]
@@ -134,19 +131,19 @@ pub struct Started {
 
 impl<G: GameSpec> Game for G {
     fn name(&self) -> &'static str {
-        GameSpec::name(self)
+        G::NAME
     }
 
     fn players(&self) -> &'static [&'static str] {
-        GameSpec::players(self)
+        G::PLAYERS
     }
 
     fn default_time_limit(&self) -> Duration {
-        GameSpec::default_time_limit(self)
+        G::TIME_LIMIT
     }
 
     fn maximize(&self) -> bool {
-        GameSpec::maximize(self)
+        G::MAXIMIZE
     }
 
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
@@ -181,7 +178,7 @@ impl<G: GameSpec> Game for G {
     }
 
     fn viewer(&self) -> Viewer {
-        GameSpec::viewer(self)
+        G::VIEWER
     }
 
     fn solve(
@@ -190,7 +187,7 @@ impl<G: GameSpec> Game for G {
         input: &mut dyn BufRead,
         output: &mut dyn Write,
     ) -> io::Result<()> {
-        GameSpec::solve(self, config, input, output)
+        G::SOLVE(config, input, output)
     }
 
     fn playthrough(&self, case: &CaseId, seed: u64, max_steps: usize) -> Result<String, String> {
@@ -312,7 +309,7 @@ fn play_case<G: GameSpec>(
     let outcome = |env: &G::Env, verdict: Verdict, time: Duration| {
         let scored = game.score(case, env, &verdict, time);
         CaseOutcome {
-            game: GameSpec::name(game),
+            game: G::NAME,
             case: case.clone(),
             params: scored.params,
             score: scored.score,
@@ -328,7 +325,7 @@ fn play_case<G: GameSpec>(
         // The CLI checks case ids first; a library caller gets the reason as the verdict.
         Err(detail) => {
             let outcome = CaseOutcome {
-                game: GameSpec::name(game),
+                game: G::NAME,
                 case: case.clone(),
                 params: Vec::new(),
                 score: 0.0,
@@ -349,14 +346,7 @@ fn play_case<G: GameSpec>(
         PlayerSpec::Exec(_) => None,
     };
     let started = started.unwrap_or_else(|| {
-        let solver = game.clone();
-        start_player(
-            GameSpec::name(game),
-            case,
-            config,
-            move |config, input, output| GameSpec::solve(&solver, config, input, output),
-        )
-        .map(|endpoint| Started {
+        start_player(G::NAME, case, config, G::SOLVE).map(|endpoint| Started {
             endpoint,
             report: Box::new(Vec::new),
         })

@@ -22,7 +22,9 @@ pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig,
 pub use clock::{Clock, GameClock};
 pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
 pub use env::{Environment, Turn};
-pub use game::{Game, GameSpec, Scored, Started, Transcript, spawn_recorded_player, start_player};
+pub use game::{
+    Game, GameSpec, Scored, Solve, Started, Transcript, spawn_recorded_player, start_player,
+};
 pub use observation::read_observation;
 pub use seeds::parse_seed_set;
 pub use verdict::Verdict;

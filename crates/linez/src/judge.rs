@@ -3,11 +3,10 @@
 //! crash or a timeout ends the game with the points scored so far (the statement's rule), and
 //! the verdict says why.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Scored, SolveConfig, Verdict};
+use marathon_core::{CaseId, GameSpec, Scored, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -25,18 +24,11 @@ pub static LINEZ: Linez = Linez;
 
 impl GameSpec for Linez {
     type Env = LinezEnv;
-
-    fn name(&self) -> &'static str {
-        "linez"
-    }
-
-    fn players(&self) -> &'static [&'static str] {
-        ai::PLAYERS
-    }
-
-    fn default_time_limit(&self) -> Duration {
-        TIME_LIMIT
-    }
+    const NAME: &'static str = "linez";
+    const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const TIME_LIMIT: Duration = TIME_LIMIT;
+    const SOLVE: Solve = ai::speak_protocol;
+    const VIEWER: Viewer = vis::VIEWER;
 
     fn environment(&self, case: &CaseId) -> Result<LinezEnv, String> {
         Ok(LinezEnv::new(case.seed))
@@ -48,19 +40,6 @@ impl GameSpec for Linez {
             score: env.state().score as f64,
             ..Scored::default()
         }
-    }
-
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
-    }
-
-    fn viewer(&self) -> Viewer {
-        vis::VIEWER
     }
 
     fn replay_start(&self, env: &LinezEnv) -> Value {

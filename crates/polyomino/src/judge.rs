@@ -5,11 +5,10 @@
 //! thread behind the same pipes and line reader as external programs, so their time is counted the
 //! same way.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, SolveConfig, Verdict};
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -28,18 +27,11 @@ pub static POLYOMINO: Polyomino = Polyomino;
 
 impl GameSpec for Polyomino {
     type Env = PolyominoEnv;
-
-    fn name(&self) -> &'static str {
-        "polyomino"
-    }
-
-    fn players(&self) -> &'static [&'static str] {
-        ai::PLAYERS
-    }
-
-    fn default_time_limit(&self) -> Duration {
-        TIME_LIMIT
-    }
+    const NAME: &'static str = "polyomino";
+    const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const TIME_LIMIT: Duration = TIME_LIMIT;
+    const SOLVE: Solve = ai::speak_protocol;
+    const VIEWER: Viewer = vis::VIEWER;
 
     fn environment(&self, case: &CaseId) -> Result<PolyominoEnv, String> {
         Ok(PolyominoEnv::new(case.seed))
@@ -95,19 +87,6 @@ impl GameSpec for Polyomino {
                 },
             ],
         }
-    }
-
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
-    }
-
-    fn viewer(&self) -> Viewer {
-        vis::VIEWER
     }
 
     fn replay_start(&self, env: &PolyominoEnv) -> Value {

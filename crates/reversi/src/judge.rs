@@ -8,13 +8,13 @@
 //! thread with the case's strategies (behind the same pipes as every player), since no program
 //! started from the command line could know them.
 
-use std::io::{self, BufRead, Write};
+use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, SolveConfig, Started, Verdict,
+    CaseId, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, SolveConfig, Started, Verdict,
 };
 use serde_json::Value;
 
@@ -33,18 +33,11 @@ pub static REVERSI: Reversi = Reversi;
 
 impl GameSpec for Reversi {
     type Env = ReversiEnv;
-
-    fn name(&self) -> &'static str {
-        "reversi"
-    }
-
-    fn players(&self) -> &'static [&'static str] {
-        ai::PLAYERS
-    }
-
-    fn default_time_limit(&self) -> Duration {
-        TIME_LIMIT
-    }
+    const NAME: &'static str = "reversi";
+    const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const TIME_LIMIT: Duration = TIME_LIMIT;
+    const SOLVE: Solve = ai::speak_protocol;
+    const VIEWER: Viewer = vis::VIEWER;
 
     fn environment(&self, case: &CaseId) -> Result<ReversiEnv, String> {
         Ok(ReversiEnv::new(case.seed))
@@ -72,15 +65,6 @@ impl GameSpec for Reversi {
                 value: f64::from(state.board.count(1)),
             }],
         }
-    }
-
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
     }
 
     /// The oracle gets the case's opponents; the other built-in players report how many of the
@@ -117,10 +101,6 @@ impl GameSpec for Reversi {
                 }
             }),
         }))
-    }
-
-    fn viewer(&self) -> Viewer {
-        vis::VIEWER
     }
 
     fn replay_start(&self, env: &ReversiEnv) -> Value {

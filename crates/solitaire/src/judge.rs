@@ -4,12 +4,11 @@
 //! `0 0`) scores 0 for the case (docs/rules.md#solitaire-time-and-failures), and the verdict says
 //! why.
 
-use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, SolveConfig, Verdict};
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -31,18 +30,11 @@ pub static SOLITAIRE: Solitaire = Solitaire;
 
 impl GameSpec for Solitaire {
     type Env = SolitaireEnv;
-
-    fn name(&self) -> &'static str {
-        "solitaire"
-    }
-
-    fn players(&self) -> &'static [&'static str] {
-        ai::PLAYERS
-    }
-
-    fn default_time_limit(&self) -> Duration {
-        TIME_LIMIT
-    }
+    const NAME: &'static str = "solitaire";
+    const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const TIME_LIMIT: Duration = TIME_LIMIT;
+    const SOLVE: Solve = ai::speak_protocol;
+    const VIEWER: Viewer = vis::VIEWER;
 
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
         Some((1..=GROUP_ALPHABETS.len() as u32, DEFAULT_GROUP))
@@ -91,19 +83,6 @@ impl GameSpec for Solitaire {
             params: vec![("alphabet", alphabet)],
             metrics,
         }
-    }
-
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
-    }
-
-    fn viewer(&self) -> Viewer {
-        vis::VIEWER
     }
 
     fn replay_start(&self, env: &SolitaireEnv) -> Value {

@@ -5,11 +5,10 @@
 //! case (the statement: "Invalid return of any kind will result in zero absolute score"), and
 //! the verdict says why.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, SolveConfig, Verdict};
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -35,18 +34,11 @@ pub fn official_score(state: &State, verdict: &Verdict) -> u32 {
 
 impl GameSpec for Tiles {
     type Env = TilesEnv;
-
-    fn name(&self) -> &'static str {
-        "tiles"
-    }
-
-    fn players(&self) -> &'static [&'static str] {
-        ai::PLAYERS
-    }
-
-    fn default_time_limit(&self) -> Duration {
-        TIME_LIMIT
-    }
+    const NAME: &'static str = "tiles";
+    const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const TIME_LIMIT: Duration = TIME_LIMIT;
+    const SOLVE: Solve = ai::speak_protocol;
+    const VIEWER: Viewer = vis::VIEWER;
 
     fn environment(&self, case: &CaseId) -> Result<TilesEnv, String> {
         Ok(TilesEnv::new(case.seed))
@@ -80,19 +72,6 @@ impl GameSpec for Tiles {
                 },
             ],
         }
-    }
-
-    fn solve(
-        &self,
-        config: &SolveConfig,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> io::Result<()> {
-        ai::speak_protocol(config, input, output)
-    }
-
-    fn viewer(&self) -> Viewer {
-        vis::VIEWER
     }
 
     fn replay_start(&self, env: &TilesEnv) -> Value {
