@@ -170,6 +170,9 @@ pub fn speak_protocol(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
+    // The judge's clock runs from its write of the case: a case of 28,000 covered cells is as
+    // many lines to read, so the player's clock starts before them.
+    let started = Instant::now();
     let mut client = Client::new(input, output);
     let Some((board, seed)) = client.read_case()? else {
         return Ok(());
@@ -177,7 +180,7 @@ pub fn speak_protocol(
     let player = PlayerConfig {
         effort: config.effort,
         time_limit: config.time_limit,
-        started: Instant::now(),
+        started,
         seed,
     };
     match play(&config.player, &board, &mut client, &player) {

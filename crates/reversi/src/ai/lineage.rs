@@ -28,6 +28,8 @@
 //! a step can jump straight into the narrow region that explains a new decision.
 //! The scale of all weights does not change any decision, so it is drawn from the prior alone.
 
+use std::time::Instant;
+
 use marathon_core::rng::FastRng;
 
 use super::infer::Decision;
@@ -487,6 +489,9 @@ pub struct Chain {
     weights: Vec<Weights>,
     kin: Vec<Bits>,
     observed: Vec<Vec<Observed>>,
+    /// Where [`Chain::run_until`] resumes its sweep (the index of the next cell; the cells'
+    /// count: the sweep's closing steps).
+    cursor: usize,
 }
 
 /// Scratch space of the steps, shared by the chains of one thread.
@@ -528,6 +533,7 @@ impl Chain {
             weights,
             kin,
             observed: vec![Vec::new(); opponents],
+            cursor: 0,
         }
     }
 
@@ -631,13 +637,54 @@ impl Chain {
     /// opponent's own weight; then the case mean and the scale.
     pub fn sweep(&mut self, work: &mut Workspace, rng: &mut FastRng) {
         for i in 0..self.cells.len() {
-            let cell = self.cells[i];
-            self.step_group(cell, work, rng);
-            self.step_shared(cell, rng);
-            for index in 0..self.weights.len() {
-                self.step_weight(index, cell, work, rng);
-            }
+            self.step_cell(i, work, rng);
         }
+        self.step_closing(work, rng);
+    }
+
+    /// The steps of [`Chain::sweep`] from where the last call stopped, until the sweep is
+    /// complete (then `true`, the sums refreshed as by [`Chain::run`]) or `deadline` passes
+    /// (then `false`; the next call resumes at the next cell). The clock is read before every
+    /// cell's steps, so a call overruns `deadline` by one cell's steps at most: a whole sweep
+    /// of a 12x12 board late in a game takes 4-9 ms on a quiet machine (each step goes through
+    /// the decisions it moves), more than a decision has late in a short game, and the turns'
+    /// one sweep of each chain at the least once cost such games up to 150 ms a turn. The steps
+    /// are those of [`Chain::sweep`] in the same order, so the chain samples the same posterior.
+    pub fn run_until(
+        &mut self,
+        deadline: Instant,
+        work: &mut Workspace,
+        rng: &mut FastRng,
+    ) -> bool {
+        while self.cursor < self.cells.len() {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            self.step_cell(self.cursor, work, rng);
+            self.cursor += 1;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        self.step_closing(work, rng);
+        self.cursor = 0;
+        self.refresh();
+        true
+    }
+
+    /// The steps of a sweep at the `i`-th cell: the kin group's shared step, the shared value
+    /// given the kin, each opponent's own weight.
+    fn step_cell(&mut self, i: usize, work: &mut Workspace, rng: &mut FastRng) {
+        let cell = self.cells[i];
+        self.step_group(cell, work, rng);
+        self.step_shared(cell, rng);
+        for index in 0..self.weights.len() {
+            self.step_weight(index, cell, work, rng);
+        }
+    }
+
+    /// The steps that close a sweep: the case mean and the scale.
+    fn step_closing(&mut self, work: &mut Workspace, rng: &mut FastRng) {
         self.step_mean_shift(work, rng);
         self.step_mean(rng);
         self.step_scale(rng);
@@ -1024,6 +1071,40 @@ mod tests {
             (below as f64 / n as f64 - 1.0 / 3.0).abs() < 0.01,
             "{below}"
         );
+    }
+
+    #[test]
+    fn a_sweep_run_until_a_deadline_resumes_where_it_stopped() {
+        let (_, decisions) = decisions(5);
+        let board = &decisions[0].board;
+        let mut rng = FastRng::new(3);
+        let mut chain = Chain::new(board.size(), board.players(), PRIOR, &mut rng);
+        for d in &decisions {
+            chain.observe(d);
+        }
+        let mut timed = chain.clone();
+        let (mut work, mut timed_work) = (Workspace::default(), Workspace::default());
+        let (mut rng, mut timed_rng) = (FastRng::new(8), FastRng::new(8));
+        chain.run(1, &mut work, &mut rng);
+        chain.run(1, &mut work, &mut rng);
+        // A deadline already passed: nothing moves.
+        let past = Instant::now();
+        assert!(!timed.run_until(past, &mut timed_work, &mut timed_rng));
+        assert_eq!(timed.cursor, 0);
+        // A sweep cut off part way, then finished, then a whole one: the same steps as two
+        // runs of one sweep.
+        let later = Instant::now() + std::time::Duration::from_secs(3600);
+        timed.cursor = 0;
+        for i in 0..17 {
+            timed.step_cell(i, &mut timed_work, &mut timed_rng);
+        }
+        timed.cursor = 17;
+        assert!(timed.run_until(later, &mut timed_work, &mut timed_rng));
+        assert!(timed.run_until(later, &mut timed_work, &mut timed_rng));
+        assert_eq!(timed.cursor, 0);
+        assert_eq!(timed.mean, chain.mean);
+        assert_eq!(timed.weights, chain.weights);
+        assert_eq!(timed.kin, chain.kin);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use marathon_core::rng::FastRng;
 
 use super::infer::explain;
 use super::lineage::{Chain, Ensemble, PRIOR, Workspace};
-use super::search::{self, Model, decision_budget};
+use super::search::{self, Model, Pace, decision_budget};
 use super::{Clock, Player, Predictions};
 use crate::rules::{Board, Cell, State};
 
@@ -34,6 +34,9 @@ pub struct ReaderPlayer {
     chains: Vec<Chain>,
     work: Workspace,
     ensemble: Ensemble,
+    /// The chain whose sweep runs next under a time limit.
+    turn: usize,
+    pace: Pace,
     /// The board right after player 1's last move.
     last: Option<Board>,
     predictions: Predictions,
@@ -47,6 +50,8 @@ impl ReaderPlayer {
             chains: Vec::new(),
             work: Workspace::default(),
             ensemble: Ensemble::default(),
+            turn: 0,
+            pace: Pace::default(),
             last: None,
             predictions: Predictions::default(),
         }
@@ -86,8 +91,7 @@ impl ReaderPlayer {
         if self.chains[0].is_empty() {
             return;
         }
-        // Steps per chain and sample: fixed by the effort, or as many as the time allows
-        // (the chains take turns slice by slice so that all of them get the same time).
+        // Steps per chain and sample: fixed by the effort, or as many as the time allows.
         let mut ensemble = Ensemble::default();
         match self.effort {
             Some(effort) => {
@@ -101,22 +105,25 @@ impl ReaderPlayer {
                 }
             }
             None => {
-                let budget = decision_budget(board, clock).mul_f64(SAMPLING_SHARE);
+                // The chains take turns sweep by sweep (the turn passes on across decisions),
+                // and a sweep stops at the deadline and resumes where it stopped: nothing here
+                // runs past the deadline by more than one cell's steps, so a decision with
+                // little or no time left samples little or nothing (its ensemble then comes from
+                // the chains as they stand).
+                let budget = decision_budget(board, clock, &self.pace).mul_f64(SAMPLING_SHARE);
                 let started = Instant::now();
                 for round in 0..SAMPLES_PER_CHAIN {
                     let deadline =
                         started + budget.mul_f64((round + 1) as f64 / SAMPLES_PER_CHAIN as f64);
-                    let mut done = false;
-                    while !done {
-                        for chain in &mut self.chains {
-                            chain.run(1, &mut self.work, &mut self.rng);
-                        }
-                        done = Instant::now() >= deadline;
+                    while self.chains[self.turn].run_until(deadline, &mut self.work, &mut self.rng)
+                    {
+                        self.turn = (self.turn + 1) % self.chains.len();
                     }
                     for chain in &self.chains {
                         ensemble.push(chain);
                     }
                 }
+                self.pace.worked(started.elapsed().min(budget));
             }
         }
         self.ensemble = ensemble;
@@ -125,6 +132,7 @@ impl ReaderPlayer {
 
 impl Player for ReaderPlayer {
     fn choose(&mut self, board: &Board, clock: &Clock) -> Cell {
+        self.pace.start(clock);
         self.observe(board);
         self.sample(board, clock);
         let state = State::from_board(board.clone(), 1);
@@ -138,10 +146,19 @@ impl Player for ReaderPlayer {
             width,
             2,
             clock,
+            &mut self.pace,
             1.0 - SAMPLING_SHARE,
             |width, deadline| search::sampled_search(&state, members, width, deadline),
-            // One line against the majority's replies instead of one per sample and first move.
-            || search::beam_search(&state, &self.ensemble, 1, None).expect("no deadline"),
+            // One line against the majority's replies instead of one per sample and first
+            // move; if even that does not finish in time, one move deep against one sample.
+            |deadline| {
+                search::beam_search(&state, &self.ensemble, 1, Some(deadline)).unwrap_or_else(
+                    || {
+                        let member = members.first().expect("the chains' samples");
+                        search::one_ply(&state, member.as_slice())
+                    },
+                )
+            },
         );
         let mut after = board.clone();
         after.play_unchecked(1, plan.first);

@@ -176,12 +176,14 @@ pub fn beam_search_to<M: Model + ?Sized>(
     let mut depth = 0;
     let mut seen = HashSet::new();
     while !beam.is_empty() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return None;
-        }
         let mut children = Vec::with_capacity(beam.len() * 8);
         seen.clear();
         for node in &beam {
+            // A level of a wide beam takes long (thousands of nodes, each with its moves and
+            // the opponents' replies), so the clock is read before every node's expansion.
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
             for cell in node.state.board.legal_moves(1) {
                 let mut state = node.state.clone();
                 state.play_unchecked(cell);
@@ -237,7 +239,7 @@ pub fn sampled_search(
     width: usize,
     deadline: Option<Instant>,
 ) -> Option<Plan> {
-    let moves = surviving_moves(root);
+    let moves = surviving_moves_until(root, deadline)?;
     let first = moves.first().expect("player 1 has a legal move");
     if moves.count() == 1 || members.is_empty() {
         return Some(Plan { first, value: 0.0 });
@@ -278,47 +280,111 @@ pub const SURVIVAL_PIECES: u32 = 8;
 /// else happens, and the samples' replies are right only about 40% of the time, so a move
 /// that some replies punish that way is not worth its mean.
 pub fn surviving_moves(root: &State) -> Bits {
+    surviving_moves_until(root, None).expect("no deadline")
+}
+
+/// [`surviving_moves`], or `None` if `deadline` passed first (with four players the replies
+/// to look through run to thousands; the clock is read before each position's).
+pub fn surviving_moves_until(root: &State, deadline: Option<Instant>) -> Option<Bits> {
     let moves = root.board.legal_moves(1);
     if root.board.count(1) > SURVIVAL_PIECES {
-        return moves;
+        return Some(moves);
     }
-    let safe: Bits = moves
-        .iter()
-        .filter(|&cell| {
-            let mut state = root.clone();
-            state.play_unchecked(cell);
-            survives_every_reply(&state, root.board.players() - 1)
-        })
-        .collect();
-    if safe.is_empty() { moves } else { safe }
+    let mut safe = Bits::NONE;
+    for cell in moves {
+        let mut state = root.clone();
+        state.play_unchecked(cell);
+        if survives_every_reply(&state, root.board.players() - 1, deadline)? {
+            safe.insert(cell);
+        }
+    }
+    Some(if safe.is_empty() { moves } else { safe })
 }
 
 /// Whether player 1 keeps a piece through the next `plies` moves of the opponents, whichever
-/// legal moves they make (up to its own turn or the end of the game).
-fn survives_every_reply(state: &State, plies: usize) -> bool {
+/// legal moves they make (up to its own turn or the end of the game); `None` if `deadline`
+/// passed first.
+fn survives_every_reply(state: &State, plies: usize, deadline: Option<Instant>) -> Option<bool> {
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return None;
+    }
     if state.board.count(1) == 0 {
-        return false;
+        return Some(false);
     }
     let Some(mover) = state.to_move else {
-        return true;
+        return Some(true);
     };
     if mover == 1 || plies == 0 {
-        return true;
+        return Some(true);
     }
-    state.board.legal_moves(mover).iter().all(|cell| {
+    for cell in state.board.legal_moves(mover) {
         let mut next = state.clone();
         next.play_unchecked(cell);
-        survives_every_reply(&next, plies - 1)
-    })
+        if !survives_every_reply(&next, plies - 1, deadline)? {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// The share of the limit never planned for: the player's clock runs from the start of the
+/// game, so it counts the judge's turns and the pipes too, which the judge does not.
+pub const RESERVE: f64 = 0.1;
+
+/// What a player's turns cost besides the budgeted work of its decisions: the judge's turn and
+/// the pipes (the player's clock counts everything since the game started), reading the
+/// opponents' moves, the steps past a deadline, the line played when no search finished. It is
+/// kept for every turn still to come, so that a game's budgets leave room for them: at 0.5 s,
+/// beside a busy loop, these cost 1-5 ms a turn, some 40% of the time a 12x12 case has.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pace {
+    /// A running mean of that cost per turn (`None` before one turn was measured).
+    per_turn: Option<Duration>,
+    /// The clock's `used` when the current decision started, and its budgeted work so far.
+    turn: Option<(Duration, Duration)>,
+}
+
+impl Pace {
+    /// Starts a decision on `clock`, learning from the turn since the last one started.
+    pub fn start(&mut self, clock: &Clock) {
+        if let Some((used, worked)) = self.turn {
+            let extra = clock.used.saturating_sub(used).saturating_sub(worked);
+            self.per_turn = Some(match self.per_turn {
+                Some(mean) => (mean * 3 + extra) / 4,
+                None => extra,
+            });
+        }
+        self.turn = Some((clock.used, Duration::ZERO));
+    }
+
+    /// Counts `spent` of the current decision's budget as used.
+    pub fn worked(&mut self, spent: Duration) {
+        if let Some((_, worked)) = &mut self.turn {
+            *worked += spent;
+        }
+    }
+
+    /// The cost per turn besides the budgets, as measured so far.
+    pub fn per_turn(&self) -> Duration {
+        self.per_turn.unwrap_or_default()
+    }
+}
+
+/// Player 1's moves still to come on `board` (each player takes about one empty cell a round).
+fn own_moves_left(board: &Board) -> f64 {
+    board.empty_cells().count() as f64 / board.players() as f64
 }
 
 /// The share of the remaining time one decision may spend: more early, where lines are long.
-pub fn decision_budget(board: &Board, clock: &Clock) -> Duration {
-    // Kept back for the end of the case: reading, writing and a loaded machine.
-    let reserve = Duration::from_millis(1500).max(clock.limit / 8);
+/// Kept back: [`RESERVE`] of the limit, and what the turns still to come cost besides their
+/// budgets ([`Pace`]). Everything a decision does under a time limit stops at its budget (one
+/// sampling step or one beam node past it at most), so the decisions together plan for at
+/// most `1 - RESERVE` of the limit, by the player's own clock.
+pub fn decision_budget(board: &Board, clock: &Clock, pace: &Pace) -> Duration {
+    let moves_left = own_moves_left(board);
+    let reserve = clock.limit.mul_f64(RESERVE) + pace.per_turn().mul_f64(moves_left.ceil());
     let remaining = clock.remaining().saturating_sub(reserve);
-    let own_moves_left = board.empty_cells().count() as f64 / board.players() as f64;
-    remaining.mul_f64((2.0 / (own_moves_left + 2.0)).min(0.5))
+    remaining.mul_f64((2.0 / (moves_left + 2.0)).min(0.5))
 }
 
 /// Beam width per unit of a fixed effort: the width is `effort * EFFORT_WIDTH`.
@@ -336,6 +402,7 @@ pub fn search<M: Model + ?Sized>(
     model: &M,
     effort: Option<u64>,
     clock: &Clock,
+    pace: &mut Pace,
     share: f64,
 ) -> Plan {
     let width = effort.map(|effort| effort as usize * EFFORT_WIDTH);
@@ -344,46 +411,61 @@ pub fn search<M: Model + ?Sized>(
         width,
         FIRST_WIDTH,
         clock,
+        pace,
         share,
         |width, deadline| beam_search(state, model, width, deadline),
-        || beam_search(state, model, 1, None).expect("no deadline"),
+        |_| one_ply(state, model),
     )
 }
 
+/// The move whose position after the replies of `model` [`evaluate`]s best (or that ends the
+/// game with the most pieces): a beam of width 1 one move deep, the cheapest plan there is
+/// (a few dozen replies).
+pub fn one_ply<M: Model + ?Sized>(state: &State, model: &M) -> Plan {
+    beam_search_to(state, model, 1, 1, None).expect("no deadline")
+}
+
 /// Runs `plan(width, deadline)` once with the fixed `width` (no deadline; the clock is never
-/// read), or, under the time limit, with width 1 and then `first_width`, doubling while the
-/// decision's `share` of the clock lasts. Returns the plan of the widest finished search, or
-/// `fallback()` (something cheap) if not even width 1 finished in time.
+/// read), or, under the time limit, `quick(deadline)` (a cheap plan, which must return one
+/// even when the deadline has passed), then `plan` with width 1 and then `first_width`,
+/// doubling while the decision's `share` of the clock lasts. Returns the plan of the widest
+/// search that finished in time, else the quick one. Counts the time spent, up to the budget,
+/// in `pace`.
+#[allow(clippy::too_many_arguments)]
 pub fn widening(
     board: &Board,
     width: Option<usize>,
     first_width: usize,
     clock: &Clock,
+    pace: &mut Pace,
     share: f64,
     mut plan: impl FnMut(usize, Option<Instant>) -> Option<Plan>,
-    fallback: impl FnOnce() -> Plan,
+    quick: impl FnOnce(Instant) -> Plan,
 ) -> Plan {
     if let Some(width) = width {
         return plan(width.max(1), None).expect("no deadline");
     }
-    let budget = decision_budget(board, clock).mul_f64(share);
+    let budget = decision_budget(board, clock, pace).mul_f64(share);
     let start = Instant::now();
     let deadline = start + budget;
-    let Some(mut best) = plan(1, Some(deadline)) else {
-        return fallback();
-    };
-    let mut width = first_width.max(2);
+    let mut best = quick(deadline);
+    let mut width = 1;
     while width <= MAX_WIDTH {
         // A search takes about twice the previous one; do not start one that cannot finish.
-        if start.elapsed() * 3 > budget {
+        if width > 1 && start.elapsed() * 3 > budget {
             break;
         }
         match plan(width, Some(deadline)) {
             Some(found) => best = found,
             None => break,
         }
-        width *= 2;
+        width = if width == 1 {
+            first_width.max(2)
+        } else {
+            width * 2
+        };
     }
+    pace.worked(start.elapsed().min(budget));
     best
 }
 
@@ -391,17 +473,76 @@ pub fn widening(
 pub struct KnownPlayer {
     opponents: Vec<Weights>,
     effort: Option<u64>,
+    pace: Pace,
 }
 
 impl KnownPlayer {
     pub fn new(opponents: Vec<Weights>, effort: Option<u64>) -> Self {
-        KnownPlayer { opponents, effort }
+        KnownPlayer {
+            opponents,
+            effort,
+            pace: Pace::default(),
+        }
     }
 }
 
 impl Player for KnownPlayer {
     fn choose(&mut self, board: &Board, clock: &Clock) -> Cell {
+        self.pace.start(clock);
         let state = State::from_board(board.clone(), 1);
-        search(&state, self.opponents.as_slice(), self.effort, clock, 1.0).first
+        let model = self.opponents.as_slice();
+        search(&state, model, self.effort, clock, &mut self.pace, 1.0).first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(limit_ms: u64, used_ms: u64) -> Clock {
+        Clock::start(
+            Duration::from_millis(limit_ms),
+            Duration::from_millis(used_ms),
+        )
+    }
+
+    #[test]
+    fn the_budgets_keep_the_reserve_and_the_turns_to_come() {
+        let board = State::new(12).board;
+        let pace = Pace::default();
+        // Nothing of the last tenth is ever planned for.
+        assert!(decision_budget(&board, &clock(10_000, 0), &pace) < Duration::from_secs(9) / 2);
+        assert_eq!(
+            decision_budget(&board, &clock(10_000, 9_000), &pace),
+            Duration::ZERO
+        );
+        // A turn that cost 40 ms besides its 10 ms of budgeted work: 40 ms are kept for each
+        // of the 32 own moves still to come on a 12x12 board of four players.
+        let mut pace = Pace::default();
+        pace.start(&clock(10_000, 0));
+        pace.worked(Duration::from_millis(10));
+        pace.start(&clock(10_000, 50));
+        assert_eq!(pace.per_turn(), Duration::from_millis(40));
+        let spare = Duration::from_millis(10_000 - 50 - 1_000 - 40 * 32);
+        let budget = decision_budget(&board, &clock(10_000, 50), &pace);
+        assert!(budget <= spare / 17 && budget > spare / 18, "{budget:?}");
+    }
+
+    #[test]
+    fn a_spent_clock_still_gets_a_move_at_once() {
+        let state = State::new(12);
+        let opponents = vec![Weights::default(); 3];
+        let started = Instant::now();
+        let mut pace = Pace::default();
+        let plan = search(
+            &state,
+            opponents.as_slice(),
+            None,
+            &clock(1_000, 1_000),
+            &mut pace,
+            1.0,
+        );
+        assert!(state.board.legal_moves(1).contains(plan.first));
+        assert!(started.elapsed() < Duration::from_millis(50));
     }
 }

@@ -18,10 +18,10 @@
 //! stop searching once a sequence removes every piece.
 //!
 //! Time: with `effort = Some(n)`, `64 n` playouts (tree iterations) per decision and no clock;
-//! otherwise each decision gets the time left (less a reserve) divided by the number of
-//! removals the last decision's playouts expected to follow.
+//! otherwise each decision gets the time left (less a tenth of the limit) divided by the number
+//! of removals the last decision's playouts expected to follow.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use marathon_core::rng::FastRng;
 
@@ -33,8 +33,10 @@ use crate::rules::{Cell, MAX_REMOVALS, State, cells_of};
 /// Playouts (tree iterations) per decision per unit of effort.
 pub const PLAYOUTS_PER_EFFORT: u64 = 64;
 
-/// Never planned closer than this to the time limit.
-const TIME_RESERVE: Duration = Duration::from_millis(500);
+/// The share of the time limit never planned for (the judge's turns, which the player's clock
+/// counts too, and a decision's last playouts past its deadline). A fixed half second planned
+/// for 95% of the contest's 10 s and nothing at all at 0.5 s.
+const TIME_RESERVE: f64 = 0.1;
 
 /// The fewest moves the rest of the game is assumed to last when the time is shared out.
 const MIN_MOVES_LEFT: f64 = 6.0;
@@ -101,7 +103,9 @@ impl SearchPlayer {
         if self.effort.is_some() {
             return None;
         }
-        let spare = clock.remaining().saturating_sub(TIME_RESERVE);
+        let spare = clock
+            .remaining()
+            .saturating_sub(clock.limit.mul_f64(TIME_RESERVE));
         // At least one piece is left when a move is legal.
         let pieces_left = (MAX_REMOVALS - state.moves()).max(1) as f64;
         let moves_left = self.moves_left.max(MIN_MOVES_LEFT).min(pieces_left);
