@@ -25,6 +25,6 @@ pub use env::{Environment, Turn};
 pub use game::{
     Game, GameSpec, Scored, Solve, Started, Transcript, spawn_recorded_player, start_player,
 };
-pub use observation::read_observation;
+pub use observation::{invalid_data, read_line, read_observation};
 pub use seeds::parse_seed_set;
 pub use verdict::Verdict;

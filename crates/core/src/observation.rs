@@ -1,6 +1,24 @@
 //! Reading the judge's text on the player's side (built-in players speaking the protocol).
 
+use std::fmt::Display;
 use std::io::{self, BufRead};
+
+/// Reads the next line into `line`, its line end removed. Returns `false` at the end of the
+/// input (the judge closed it: the game is over).
+pub fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<bool> {
+    line.clear();
+    if input.read_line(line)? == 0 {
+        return Ok(false);
+    }
+    let kept = line.trim_end_matches(['\n', '\r']).len();
+    line.truncate(kept);
+    Ok(true)
+}
+
+/// The error a player gives up with when the judge's text is not what the protocol says.
+pub fn invalid_data(message: impl Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message.to_string())
+}
 
 /// Reads the next observation of exactly `count` lines (line ends removed) into `lines`.
 /// Returns `false` when the input ended cleanly before it (the judge closed it: the game is
@@ -13,7 +31,7 @@ pub fn read_observation(
     lines.clear();
     while lines.len() < count {
         let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        if !read_line(input, &mut line)? {
             if lines.is_empty() {
                 return Ok(false);
             }
@@ -25,8 +43,6 @@ pub fn read_observation(
                 ),
             ));
         }
-        let trimmed = line.trim_end_matches(['\n', '\r']).len();
-        line.truncate(trimmed);
         lines.push(line);
     }
     Ok(true)

@@ -18,7 +18,7 @@ pub use marathon_core::Clock;
 use marathon_core::rng::{FastRng, seed_from_lines};
 use marathon_core::{GameClock, SolveConfig, read_observation};
 
-use crate::protocol::{format_move, parse_observation};
+use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
 use crate::rules::{Board, Color, Move};
 
 /// The built-in players; the first is the default.
@@ -71,9 +71,6 @@ pub fn new_player_with(
         )),
     }
 }
-
-/// Lines per observation: nine board rows and the preview.
-const OBSERVATION_LINES: usize = 10;
 
 /// Reads observations and answers moves until the judge closes the input.
 pub fn speak_protocol(

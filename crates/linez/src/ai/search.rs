@@ -1,11 +1,13 @@
-//! The built-in AI: a one-move expectimax over sampled spawns with a greedy reply.
+//! The built-in AI: an expectimax over sampled spawns, a few spawns deep, with the evaluation's
+//! best reply after each.
 //!
 //! The spawn cells are hidden and uniform, so a move's worth is an expectation. The AI picks the
 //! most promising moves by an evaluation's one-move worth, then estimates for each the expected
-//! worth of the best reply after a random spawn of the known preview colours. Every candidate
-//! sees the same sampled spawns in a round (common random numbers), so differences between
-//! candidates are not drowned in sampling noise, and successive halving spends the later rounds
-//! on the close contenders. The evaluation is either the hand-made one ([`Weights`]), which
+//! worth of playing on after random spawns (the known preview colours first, then random
+//! colours), the evaluation's best reply after each spawn, as deep as `Settings::depth` says.
+//! Every candidate sees the same sampled spawns in a round (common random numbers), so
+//! differences between candidates are not drowned in sampling noise, and successive halving
+//! spends the later rounds on the close contenders. The evaluation is either the hand-made one ([`Weights`]), which
 //! always clears a line it can (waiting lets a spawn block it), or the learned one
 //! ([`Network`]), whose values decide that too.
 

@@ -13,8 +13,8 @@ pub mod smart;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
-use marathon_core::SolveConfig;
 use marathon_core::rng::LineSeed;
+use marathon_core::{SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{
     Command, format_command, parse_case_header, parse_cell, parse_piece_header, parse_piece_rows,
@@ -81,10 +81,6 @@ pub struct Client<'a> {
     line: String,
 }
 
-fn invalid_data(error: impl std::fmt::Display) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, error.to_string())
-}
-
 impl<'a> Client<'a> {
     pub fn new(input: &'a mut dyn BufRead, output: &'a mut dyn Write) -> Self {
         Client {
@@ -96,11 +92,7 @@ impl<'a> Client<'a> {
 
     /// The next line without its terminator; `None` at end of input.
     fn read_line(&mut self) -> io::Result<Option<&str>> {
-        self.line.clear();
-        if self.input.read_line(&mut self.line)? == 0 {
-            return Ok(None);
-        }
-        Ok(Some(self.line.trim_end_matches(['\n', '\r'])))
+        Ok(read_line(self.input, &mut self.line)?.then_some(self.line.as_str()))
     }
 
     fn expect_line(&mut self) -> io::Result<&str> {

@@ -18,7 +18,7 @@ use std::io::{self, BufRead, Write};
 pub use marathon_core::Clock;
 
 use marathon_core::rng::{FastRng, seed_from_lines};
-use marathon_core::{GameClock, SolveConfig};
+use marathon_core::{GameClock, SolveConfig, invalid_data, read_line, read_observation};
 
 use crate::generator::GROUP_ALPHABETS;
 use crate::protocol::{Reply, format_reply, parse_board, parse_reveal};
@@ -142,21 +142,6 @@ pub fn new_player_with(
     }
 }
 
-fn invalid_data(message: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, message)
-}
-
-/// Reads one line without its terminator; `None` at the end of the input.
-fn read_line(input: &mut dyn BufRead) -> io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    let trimmed = line.trim_end_matches(['\n', '\r']).len();
-    line.truncate(trimmed);
-    Ok(Some(line))
-}
-
 /// Reads the board, then removes pieces and reads the reveals until the player stops (it
 /// prints `0 0`) or the judge closes the input.
 pub fn speak_protocol(
@@ -166,17 +151,8 @@ pub fn speak_protocol(
 ) -> io::Result<()> {
     let game = GameClock::start(config.time_limit);
     let mut lines = Vec::with_capacity(SIZE);
-    while lines.len() < SIZE {
-        match read_line(input)? {
-            Some(line) => lines.push(line),
-            None if lines.is_empty() => return Ok(()),
-            None => {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!("input ended inside the board (after {} lines)", lines.len()),
-                ));
-            }
-        }
+    if !read_observation(input, SIZE, &mut lines)? {
+        return Ok(());
     }
     let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
     let tops = parse_board(&rows).map_err(|e| invalid_data(e.to_string()))?;
@@ -195,9 +171,10 @@ pub fn speak_protocol(
         let Reply::Remove(cell) = reply else {
             return Ok(());
         };
-        let Some(line) = read_line(input)? else {
+        let mut line = String::new();
+        if !read_line(input, &mut line)? {
             return Ok(());
-        };
+        }
         let reveal = parse_reveal(&line).map_err(|e| invalid_data(e.to_string()))?;
         state
             .play(cell, reveal)

@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Write};
 
 pub use marathon_core::Clock;
 use marathon_core::rng::{FastRng, seed_from_lines};
-use marathon_core::{GameClock, SolveConfig};
+use marathon_core::{GameClock, SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{format_move, parse_params, parse_tile};
 use crate::rules::{Move, State, Tile};
@@ -49,20 +49,6 @@ pub fn new_player(
             format!("no tiles player {name:?} (players: {})", PLAYERS.join(", ")),
         )),
     }
-}
-
-fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<bool> {
-    line.clear();
-    if input.read_line(line)? == 0 {
-        return Ok(false);
-    }
-    let trimmed = line.trim_end_matches(['\n', '\r']).len();
-    line.truncate(trimmed);
-    Ok(true)
-}
-
-fn invalid_data(message: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, message)
 }
 
 /// Reads `N S D`, then answers tiles until the judge closes the input.
