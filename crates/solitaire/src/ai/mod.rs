@@ -160,7 +160,8 @@ pub fn speak_protocol(
     let mut player = new_player(&config.player, config.effort, seed_from_lines(&lines))?;
     loop {
         let clock = game.turn();
-        let choice = if state.is_over() {
+        // Stopping keeps the score; running out of time would lose it.
+        let choice = if state.is_over() || clock.nearly_out() {
             None
         } else {
             player.choose(&state, &clock)

@@ -80,7 +80,13 @@ pub fn speak_protocol(
                 "line {line_number}: a tile after the game's end"
             )));
         }
-        let mv = player.choose(&state, tile, &game.turn());
+        let clock = game.turn();
+        // Giving up keeps the score; running out of time would lose it.
+        let mv = if clock.nearly_out() {
+            Move::GiveUp
+        } else {
+            player.choose(&state, tile, &clock)
+        };
         state
             .play(tile, mv)
             .map_err(|e| io::Error::other(format!("the player chose an illegal move: {e}")))?;
