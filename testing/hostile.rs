@@ -195,3 +195,17 @@ pub fn assert_clear_verdict(verdict: &Verdict, line: &str, valid: bool) {
         verdict.to_string().len()
     );
 }
+
+/// The judge's verdict on a game whose player sent `line` after legal moves: `Ok` when the
+/// rules accept the line (`refusal` is `None`), else exactly `Verdict::invalid` of the line as
+/// received with the rules' reason; short enough to show either way.
+pub fn assert_judged_as_the_rules_say(verdict: &Verdict, line: &str, refusal: Option<String>) {
+    match refusal {
+        None => assert_clear_verdict(verdict, line, true),
+        Some(reason) => {
+            assert_clear_verdict(verdict, line, false);
+            let received = line.strip_suffix('\r').unwrap_or(line);
+            assert_eq!(verdict, &Verdict::invalid(received, reason));
+        }
+    }
+}

@@ -8,7 +8,9 @@ use std::io::BufRead;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hostile::{assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use hostile::{
+    assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
+};
 use marathon_core::env;
 use marathon_core::{Endpoint, Verdict};
 use marathon_polyomino::env::PolyominoEnv;
@@ -191,13 +193,7 @@ proptest! {
     ) {
         let (verdict, before, sent) = play_then(seed, &sizes, &line);
         let received = sent.strip_suffix('\r').unwrap_or(&sent);
-        match refusal(seed, &before, received) {
-            None => assert_clear_verdict(&verdict, &sent, true),
-            Some(reason) => {
-                assert_clear_verdict(&verdict, &sent, false);
-                prop_assert_eq!(verdict, Verdict::invalid(received, reason));
-            }
-        }
+        assert_judged_as_the_rules_say(&verdict, &sent, refusal(seed, &before, received));
     }
 }
 

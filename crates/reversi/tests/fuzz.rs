@@ -9,7 +9,9 @@ use std::io::BufRead;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hostile::{LONG, assert_clear_error, assert_clear_verdict, garbage_line, line_after, token};
+use hostile::{
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
+};
 use marathon_core::env;
 use marathon_core::{Endpoint, Verdict};
 use marathon_reversi::env::ReversiEnv;
@@ -146,14 +148,7 @@ proptest! {
         line in move_line(),
     ) {
         let (verdict, refusal) = play_then(&cases()[case], legal_moves, &line);
-        let received = line.strip_suffix('\r').unwrap_or(&line);
-        match refusal {
-            None => assert_clear_verdict(&verdict, &line, true),
-            Some(reason) => {
-                assert_clear_verdict(&verdict, &line, false);
-                prop_assert_eq!(verdict, Verdict::invalid(received, reason));
-            }
-        }
+        assert_judged_as_the_rules_say(&verdict, &line, refusal);
     }
 }
 
