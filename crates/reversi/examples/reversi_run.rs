@@ -7,13 +7,16 @@
 //! pipes and adds the AI's own figure `predicted`: the fraction of the opponents' moves its
 //! model predicted.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use marathon_core::parse_seed_set;
 use marathon_core::{CaseId, CaseOutcome, Game, Metric, PlayConfig, PlayerSpec, Verdict};
+use marathon_core::{Clock, Environment, env, parse_seed_set};
 use marathon_reversi::REVERSI;
 use marathon_reversi::ai::{self, ORACLE};
+use marathon_reversi::env::ReversiEnv;
 use marathon_reversi::generator;
+use marathon_reversi::protocol::MoveText;
 use marathon_runner::report::{Summary, case_table, summary_table};
 use marathon_runner::runner::{RunOptions, run_cases};
 use rayon::prelude::*;
@@ -86,7 +89,25 @@ fn play_local(case: &CaseId, player: &str, effort: Option<u64>, limit: Duration)
         ai::new_player(player, effort, ai::observation_seed(&first)).expect("a built-in player")
     };
     let started = Instant::now();
-    let state = ai::play_local(&reversi, built.as_mut(), limit);
+    // The case's environment plays the opponents; the player decides for player 1 directly
+    // (no pipes, no limit enforced), so that its own figures can be read afterwards.
+    let mut game = ReversiEnv::of_case(Arc::new(reversi.clone()));
+    let mut used = Duration::ZERO;
+    env::play_in_process(
+        &mut game,
+        |game| {
+            let clock = Clock::start(limit, used);
+            let cell = built.choose(&game.state().board, &clock);
+            used += clock.started.elapsed();
+            MoveText {
+                col: cell.col(),
+                row: cell.row(),
+            }
+        },
+        |_, _| {},
+    )
+    .unwrap_or_else(|e| panic!("{case}: the player chose an illegal move: {e}"));
+    let state = game.state().clone();
     let time = started.elapsed();
     let predictions = built.predictions();
     let mut result = CaseOutcome {
@@ -97,7 +118,7 @@ fn play_local(case: &CaseId, player: &str, effort: Option<u64>, limit: Duration)
             ("P", reversi.players.to_string()),
         ],
         score: state.score(),
-        moves: u64::from(state.moves),
+        moves: game.moves(),
         time,
         verdict: Verdict::Ok,
         metrics: vec![Metric {

@@ -28,7 +28,7 @@ use marathon_core::{Endpoint, GameClock, SolveConfig, read_observation};
 
 use crate::generator::ReversiCase;
 use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
-use crate::rules::{Board, Cell, State};
+use crate::rules::{Board, Cell};
 use crate::strategy::Weights;
 
 /// The built-in players; the first is the default.
@@ -182,27 +182,4 @@ fn serve(
         writeln!(output, "{}", format_move(cell))?;
         output.flush()?;
     }
-}
-
-/// Plays `case` with `player` directly (no pipes, no clock limit enforced): for evaluations
-/// that need the player's own figures, such as how well it predicted the opponents. Returns
-/// the final state.
-pub fn play_local(case: &ReversiCase, player: &mut dyn Player, limit: Duration) -> State {
-    let mut state = case.initial_state();
-    let mut used = Duration::ZERO;
-    while let Some(mover) = state.to_move {
-        let cell = if mover == 1 {
-            let clock = Clock::start(limit, used);
-            let cell = player.choose(&state.board, &clock);
-            used += clock.started.elapsed();
-            cell
-        } else {
-            case.opponent_move(&state.board, mover)
-                .expect("the player to move has a legal move")
-        };
-        state
-            .play(cell)
-            .unwrap_or_else(|e| panic!("player {mover} chose an illegal move: {e}"));
-    }
-    state
 }
