@@ -334,8 +334,8 @@ pub const RESERVE: f64 = 0.1;
 /// What a player's turns cost besides the budgeted work of its decisions: the judge's turn and
 /// the pipes (the player's clock counts everything since the game started), reading the
 /// opponents' moves, the steps past a deadline, the line played when no search finished. It is
-/// kept for every turn still to come, so that a game's budgets leave room for them: at 0.5 s,
-/// beside a busy loop, these cost 1-5 ms a turn, some 40% of the time a 12x12 case has.
+/// kept for every turn still to come, so that a game's budgets leave room for them: at 0.5 s on
+/// a loaded machine they measured 0.2-8 ms a turn, up to a third of what a 12x12 case has.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pace {
     /// A running mean of that cost per turn (`None` before one turn was measured).
