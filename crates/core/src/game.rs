@@ -449,7 +449,7 @@ impl Write for Tee<'_> {
 /// replay them under the rules, independently of the judge.
 pub fn spawn_recorded_player(
     config: SolveConfig,
-    solve: fn(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>,
+    solve: Solve,
 ) -> io::Result<(Endpoint, Transcript)> {
     let transcript = Transcript::default();
     let copy = transcript.clone();
