@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::{
-    CaseId, Game, PlayConfig, PlayerSpec, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
-    parse_seed_set, process_tree,
+    CaseId, Game, PlayConfig, PlayerSpec, Settings, SolveConfig, TIME_LIMIT_ENV, format_score,
+    interrupt, parse_seed_set, process_tree,
 };
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
@@ -52,6 +52,8 @@ enum Command {
     Play(PlayArgs),
     /// Play one case through the judge and write a replay page (self-contained HTML).
     Replay(ReplayArgs),
+    /// List a game's built-in players and their settings (`--set NAME=VALUE`).
+    Players { game: String },
     /// Run a built-in player as a program speaking the game's protocol on stdin/stdout.
     Solve {
         game: String,
@@ -72,6 +74,10 @@ struct PlayerArgs {
     /// the machine's speed.
     #[arg(long)]
     effort: Option<u64>,
+    /// A setting of the built-in player, NAME=VALUE, repeatable (`marathon players GAME` lists
+    /// them).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = Settings::parse_pair)]
+    settings: Vec<(String, String)>,
 }
 
 #[derive(Args)]
@@ -90,7 +96,7 @@ struct PlayArgs {
     #[command(flatten)]
     player: PlayerArgs,
     /// An external program to judge, run as `sh -c CMD`.
-    #[arg(long, value_name = "CMD", conflicts_with = "player")]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["player", "settings"])]
     exec: Option<String>,
     /// Worker threads, at least 1 (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
@@ -126,7 +132,7 @@ struct ReplayArgs {
     #[command(flatten)]
     player: PlayerArgs,
     /// An external program to judge, run as `sh -c CMD`.
-    #[arg(long, value_name = "CMD", conflicts_with = "player")]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["player", "settings"])]
     exec: Option<String>,
     /// Do not pass the external program's stderr through.
     #[arg(long)]
@@ -167,6 +173,7 @@ fn main() -> ExitCode {
         Command::Gen { game, seed, group } => gen_case(&game, seed, group),
         Command::Play(args) => play(args),
         Command::Replay(args) => replay(args),
+        Command::Players { game } => find_game(&game).map_err(Stop::from).and_then(list_players),
         Command::Solve { game, player } => find_game(&game)
             .map_err(Stop::from)
             .and_then(|g| solve(g, &player)),
@@ -332,6 +339,43 @@ fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String>
     }
 }
 
+/// The player's settings from the command line, checked against what the player has.
+fn player_settings(game: &dyn Game, player: &str, args: &PlayerArgs) -> Result<Settings, String> {
+    let settings = Settings::new(args.settings.clone());
+    game.settings(player, &settings)
+        .map_err(|e| format!("{} --set: {e}", game.name()))?;
+    Ok(settings)
+}
+
+fn list_players(game: &dyn Game) -> Result<(), Stop> {
+    let mut text = format!(
+        "{} players (the first is the default) and their settings:\n",
+        game.name()
+    );
+    let width = game
+        .players()
+        .iter()
+        .map(|name| name.len())
+        .max()
+        .unwrap_or(0);
+    for player in game.players() {
+        let settings = game.settings(player, &Settings::default())?;
+        let shown: Vec<String> = settings
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        let shown = if shown.is_empty() {
+            "(no settings)".to_string()
+        } else {
+            shown.join(" ")
+        };
+        text.push_str(&format!("  {player:width$}  {shown}\n"));
+    }
+    let mut out = Stdout::default();
+    out.print(&text);
+    out.finish()
+}
+
 fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), Stop> {
     // Under marathon's judge the limit comes in the environment; --time-limit overrides it.
     let limit = match (args.time_limit, std::env::var(TIME_LIMIT_ENV)) {
@@ -348,8 +392,10 @@ fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), Stop> {
             })?,
         _ => time_limit(game, args.time_limit)?,
     };
+    let player = builtin_player(game, args.player.as_deref())?;
     let config = SolveConfig {
-        player: builtin_player(game, args.player.as_deref())?,
+        settings: player_settings(game, &player, args)?,
+        player,
         time_limit: limit,
         effort: args.effort,
     };
@@ -371,15 +417,20 @@ fn play_config(
     limit: Duration,
     quiet: bool,
 ) -> Result<PlayConfig, String> {
-    let player_spec = match exec {
-        Some(command) => PlayerSpec::Exec(command.to_string()),
-        None => PlayerSpec::Builtin(builtin_player(game, player.player.as_deref())?),
+    let (player_spec, settings) = match exec {
+        Some(command) => (PlayerSpec::Exec(command.to_string()), Settings::default()),
+        None => {
+            let name = builtin_player(game, player.player.as_deref())?;
+            let settings = player_settings(game, &name, player)?;
+            (PlayerSpec::Builtin(name), settings)
+        }
     };
     Ok(PlayConfig {
         player: player_spec,
         time_limit: limit,
         effort: player.effort,
         quiet,
+        settings,
     })
 }
 

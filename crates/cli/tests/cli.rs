@@ -10,11 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use marathon_core::{CaseId, Game};
+use marathon_core::{CaseId, Game, Replayed};
 use marathon_linez::LINEZ;
-use marathon_linez::generator::{INITIAL_BALLS, LinezCase};
-use marathon_linez::protocol::parse_move;
-use marathon_linez::rules::{State, Turn};
+use marathon_linez::generator::INITIAL_BALLS;
 use serde_json::Value;
 
 const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
@@ -206,25 +204,12 @@ fn str_field<'a>(case: &'a Value, field: &str) -> &'a str {
         .unwrap_or_else(|| panic!("{field:?} is not a string in {case}"))
 }
 
-/// Plays `moves` on the case of `seed` under the rules (spawning as the judge does); panics on
-/// an illegal move. Returns the state after the last move.
-fn replay(seed: u64, moves: &[String]) -> State {
-    let mut case = LinezCase::new(seed);
-    let mut state = case.initial_state();
-    for text in moves {
-        while state.must_pass() {
-            case.spawn(&mut state);
-        }
-        let mv = parse_move(text).unwrap_or_else(|e| panic!("seed {seed}: move {text:?}: {e}"));
-        match state.play(mv) {
-            Ok(Turn::SpawnDue) => {
-                case.spawn(&mut state);
-            }
-            Ok(Turn::Cleared { .. }) => {}
-            Err(e) => panic!("seed {seed}: move {text:?} is illegal: {e}"),
-        }
-    }
-    state
+/// Plays `moves` on the case of `seed` through the game's environment, apart from the judge;
+/// panics on a move the rules refuse.
+fn replay(seed: u64, moves: &[String]) -> Replayed {
+    LINEZ
+        .replay(&CaseId::seed(seed), moves)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
 /// A fixture that passes the first `moves` observations to `marathon solve linez --player
@@ -502,7 +487,7 @@ fn program_that_hangs_mid_game_times_out_keeping_its_points() {
         assert_eq!(moves(case), 15, "{case}");
         assert_eq!(moves_played.len(), 15);
         let state = replay(*seed, moves_played);
-        assert_eq!(score(case), state.score as f64, "{case}");
+        assert_eq!(score(case), state.score, "{case}");
     }
 }
 
@@ -522,7 +507,7 @@ fn program_that_crashes_mid_game_keeps_its_points() {
         assert_eq!(moves_played.len(), 20);
         // The points of the legal moves stand, exactly as the rules count them.
         let state = replay(*seed, moves_played);
-        assert_eq!(score(case), state.score as f64, "{case}");
+        assert_eq!(score(case), state.score, "{case}");
         total += score(case);
     }
     assert!(total > 0.0, "20 greedy moves should clear a line somewhere");
@@ -543,7 +528,7 @@ fn illegal_move_mid_game_keeps_the_points() {
         assert_eq!(case["verdict"], "invalid", "{case}");
         assert_eq!(case["line"], "A1A1", "{case}");
         assert_eq!(moves(case), 20, "{case}");
-        assert_eq!(score(case), replay(*seed, moves_played).score as f64);
+        assert_eq!(score(case), replay(*seed, moves_played).score);
     }
 }
 
@@ -661,8 +646,8 @@ fn fixed_effort_ai_plays_the_same_in_process_and_as_a_program() {
                     Some((_, group)) => CaseId::in_group(group, seed_of(case)),
                     None => CaseId::seed(seed_of(case)),
                 };
-                let (points_replayed, moves_replayed) = game.replay(&id, &replies).ok()?;
-                (points_replayed == points(case) && moves_replayed == moves(case)).then_some(())
+                let replayed = game.replay(&id, &replies).ok()?;
+                (replayed.score == points(case) && replayed.moves == moves(case)).then_some(())
             });
             assert!(fits.is_some(), "{name}: {path:?} replays to no judged game");
             replayed.push(path);
@@ -727,11 +712,8 @@ fn captured_game_replays_move_for_move() {
         assert!(input_text.starts_with(&generated.stdout));
         // The judge's score is the rules' score of these moves, and the game is over.
         let state = replay(seed, &moves_played);
-        assert!(
-            state.is_over(),
-            "seed {seed}: the replayed game is not over"
-        );
-        assert_eq!(score(case), state.score as f64, "{case}");
+        assert!(state.over, "seed {seed}: the replayed game is not over");
+        assert_eq!(score(case), state.score, "{case}");
         // The same program fed the captured text answers exactly the same moves.
         let again = run_with_input(&["solve", "linez", "--effort", "2"], Some(&input));
         again.assert_success();
@@ -811,6 +793,49 @@ fn bad_time_limits_are_refused() {
     run(&["play", "linez", "--time-limit", "soon"]).assert_usage_error(&["soon"]);
     // The bound is stated.
     run(&["play", "linez", "--time-limit", "1e7"]).assert_usage_error(&["at most 1000000"]);
+}
+
+#[test]
+fn player_settings_are_listed_checked_and_played() {
+    let listed = run(&["players", "linez"]);
+    listed.assert_success();
+    assert!(listed.stdout.contains("depth=3"), "{}", listed.stdout);
+    assert!(
+        listed.stdout.contains("random  (no settings)"),
+        "{}",
+        listed.stdout
+    );
+    // Refused before anything plays, naming the setting and the ones there are.
+    for (args, needles) in [
+        (
+            &["--set", "dpeth=2"][..],
+            &["dpeth", "depth, candidates"][..],
+        ),
+        (&["--set", "depth=9"], &["depth=9", "1 to 4"]),
+        (&["--set", "depth=two"], &["depth=two"]),
+        (&["--set", "depth"], &["NAME=VALUE"]),
+        (
+            &["--player", "random", "--set", "depth=2"],
+            &["random has no settings"],
+        ),
+        (&["--exec", "true", "--set", "depth=2"], &["--set"]),
+    ] {
+        let mut all = vec!["play", "linez", "--seeds", "1", "--effort", "1"];
+        all.extend_from_slice(args);
+        let run = run(&all);
+        run.assert_usage_error(needles);
+        assert!(run.stdout.is_empty(), "played anyway:\n{}", run.stdout);
+    }
+    run(&["solve", "linez", "--set", "depth=0"]).assert_usage_error(&["depth=0"]);
+    // A setting changes the game: one candidate is the evaluation's first choice, unsearched.
+    let dir = TempDir::new("settings");
+    let (_, default) = play_json(&dir, &["--seeds", "1-2", "--effort", "2"]);
+    let (_, narrow) = play_json(
+        &dir,
+        &["--seeds", "1-2", "--effort", "2", "--set", "candidates=1"],
+    );
+    let scores = |cases: &[Value]| cases.iter().map(score).collect::<Vec<_>>();
+    assert_ne!(scores(&default), scores(&narrow));
 }
 
 #[test]

@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::cpu::CpuAccount;
+use crate::settings::Settings;
 use crate::verdict::Verdict;
 
 /// Who plays a case.
@@ -84,6 +85,8 @@ pub struct PlayConfig {
     pub effort: Option<u64>,
     /// Discard external programs' stderr instead of passing it through.
     pub quiet: bool,
+    /// A built-in player's settings (`--set NAME=VALUE`).
+    pub settings: Settings,
 }
 
 impl PlayConfig {
@@ -94,6 +97,28 @@ impl PlayConfig {
             time_limit,
             effort,
             quiet: true,
+            settings: Settings::default(),
+        }
+    }
+
+    /// The external program `command`, its stderr discarded.
+    pub fn exec(command: &str, time_limit: Duration) -> Self {
+        PlayConfig {
+            player: PlayerSpec::Exec(command.to_string()),
+            time_limit,
+            effort: None,
+            quiet: true,
+            settings: Settings::default(),
+        }
+    }
+
+    /// How the built-in player `name` runs under this configuration.
+    pub fn solve_config(&self, name: &str) -> SolveConfig {
+        SolveConfig {
+            player: name.to_string(),
+            time_limit: self.time_limit,
+            effort: self.effort,
+            settings: self.settings.clone(),
         }
     }
 }
@@ -104,6 +129,7 @@ pub struct SolveConfig {
     pub player: String,
     pub time_limit: Duration,
     pub effort: Option<u64>,
+    pub settings: Settings,
 }
 
 impl SolveConfig {
@@ -112,6 +138,7 @@ impl SolveConfig {
             player: player.to_string(),
             time_limit,
             effort,
+            settings: Settings::default(),
         }
     }
 }

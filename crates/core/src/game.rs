@@ -13,6 +13,7 @@ use crate::endpoint::{Endpoint, StderrMode};
 use crate::env::{self, Environment, Turn};
 use crate::replay::{Recording, Viewer};
 use crate::rng::FastRng;
+use crate::settings::Settings;
 use crate::verdict::Verdict;
 
 /// A game as the CLI, the runner and the tests see it, whatever its environment: implemented
@@ -30,6 +31,13 @@ pub trait Game: Sync {
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)>;
     /// The contest's official cases (`--official`), if the game has them.
     fn official_cases(&self) -> Vec<CaseId>;
+    /// Built-in player `player`'s settings with `given` applied (`--set`): every setting's
+    /// name and value, or what is wrong with `given`.
+    fn settings(
+        &self,
+        player: &str,
+        given: &Settings,
+    ) -> Result<Vec<(&'static str, String)>, String>;
     /// What a program reads of the case before its first reply, in the protocol's text; an
     /// error says what is wrong with the case id.
     fn generate(&self, case: &CaseId) -> Result<String, String>;
@@ -53,8 +61,18 @@ pub trait Game: Sync {
     /// went wrong.
     fn playthrough(&self, case: &CaseId, seed: u64, max_steps: usize) -> Result<String, String>;
     /// Plays `replies` (a program's reply lines) through the case's environment, apart from the
-    /// judge; returns the rules' score and the moves, or why a reply was refused.
-    fn replay(&self, case: &CaseId, replies: &[String]) -> Result<(f64, u64), String>;
+    /// judge; returns where the game stands after them, or why a reply was refused.
+    fn replay(&self, case: &CaseId, replies: &[String]) -> Result<Replayed, String>;
+}
+
+/// Where a game stands after a program's replies ([`Game::replay`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Replayed {
+    /// The rules' score (before the contest's rule for failures).
+    pub score: f64,
+    pub moves: u64,
+    /// Whether the game is over.
+    pub over: bool,
 }
 
 /// What a game crate provides: its facts, its environment, how its result is scored, its
@@ -85,6 +103,15 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     /// The contest's official cases (`--official`), if the game has them.
     fn official_cases(&self) -> Vec<CaseId> {
         Vec::new()
+    }
+    /// Built-in player `player`'s settings with `given` applied: every setting's name and
+    /// value, or what is wrong with `given` (the default: a player without settings).
+    fn settings(
+        &self,
+        player: &str,
+        given: &Settings,
+    ) -> Result<Vec<(&'static str, String)>, String> {
+        given.apply(player, &mut []).map(|()| Vec::new())
     }
     /// The case at its start; an error says what is wrong with the case id.
     fn environment(&self, case: &CaseId) -> Result<Self::Env, String>;
@@ -152,6 +179,14 @@ impl<G: GameSpec> Game for G {
 
     fn official_cases(&self) -> Vec<CaseId> {
         GameSpec::official_cases(self)
+    }
+
+    fn settings(
+        &self,
+        player: &str,
+        given: &Settings,
+    ) -> Result<Vec<(&'static str, String)>, String> {
+        GameSpec::settings(self, player, given)
     }
 
     fn generate(&self, case: &CaseId) -> Result<String, String> {
@@ -240,7 +275,7 @@ impl<G: GameSpec> Game for G {
         Ok(out)
     }
 
-    fn replay(&self, case: &CaseId, replies: &[String]) -> Result<(f64, u64), String> {
+    fn replay(&self, case: &CaseId, replies: &[String]) -> Result<Replayed, String> {
         let mut env = self.environment(case)?;
         for (number, reply) in replies.iter().enumerate() {
             env.advance_while_auto(|_, _| {});
@@ -254,7 +289,11 @@ impl<G: GameSpec> Game for G {
                 .map_err(|e| format!("reply {}: {reply:?}: {e}", number + 1))?;
         }
         env.advance_while_auto(|_, _| {});
-        Ok((env.score(), env.moves()))
+        Ok(Replayed {
+            score: env.score(),
+            moves: env.moves(),
+            over: env.turn() == Turn::Over,
+        })
     }
 }
 
@@ -341,6 +380,15 @@ fn play_case<G: GameSpec>(
         }
     };
     let start = game.replay_start(&env);
+    // The CLI checks a built-in player's settings first; a library caller gets the reason.
+    if let PlayerSpec::Builtin(name) = &config.player
+        && let Err(detail) = game.settings(name, &config.settings)
+    {
+        let verdict = Verdict::Crash {
+            detail: format!("cannot start the player: {detail}"),
+        };
+        return (outcome(&env, verdict, Duration::ZERO), start);
+    }
     let started = match &config.player {
         PlayerSpec::Builtin(_) => game.start_builtin(&env, config),
         PlayerSpec::Exec(_) => None,
@@ -396,11 +444,7 @@ pub fn start_player(
             Endpoint::spawn_process(command, config.time_limit, stderr)
         }
         PlayerSpec::Builtin(name) => {
-            let solve_config = SolveConfig {
-                player: name.clone(),
-                time_limit: config.time_limit,
-                effort: config.effort,
-            };
+            let solve_config = config.solve_config(name);
             Endpoint::spawn_thread(config.time_limit, move |input, output| {
                 solve(&solve_config, input, output)
             })

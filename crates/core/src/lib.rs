@@ -16,6 +16,7 @@ pub mod process_tree;
 pub mod replay;
 pub mod rng;
 pub mod seeds;
+pub mod settings;
 pub mod verdict;
 
 pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig, format_score};
@@ -23,8 +24,10 @@ pub use clock::{Clock, GameClock};
 pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
 pub use env::{Environment, Turn};
 pub use game::{
-    Game, GameSpec, Scored, Solve, Started, Transcript, spawn_recorded_player, start_player,
+    Game, GameSpec, Replayed, Scored, Solve, Started, Transcript, spawn_recorded_player,
+    start_player,
 };
 pub use observation::{invalid_data, read_line, read_observation};
 pub use seeds::parse_seed_set;
+pub use settings::{Settings, Tunable};
 pub use verdict::Verdict;

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use marathon_core::game::write_message;
-use marathon_core::{CaseId, Game, PlayConfig};
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Settings};
 use marathon_games::games;
 
 /// Far above what a fixed-effort game here needs: the tests never depend on the machine's speed.
@@ -102,6 +102,16 @@ fn the_first_message_is_what_gen_prints() {
     }
 }
 
+/// What the moves scored: polyomino's score also counts the player's time; its raw score is
+/// the moves' alone.
+fn points(outcome: &CaseOutcome) -> f64 {
+    outcome
+        .metrics
+        .iter()
+        .find(|m| m.name == "raw")
+        .map_or(outcome.score, |m| m.value)
+}
+
 #[test]
 fn record_plays_the_same_game_as_play() {
     for &game in games() {
@@ -114,15 +124,70 @@ fn record_plays_the_same_game_as_play() {
             assert!(played.verdict.is_ok(), "{context}: {}", played.verdict);
             assert_eq!(recorded.verdict, played.verdict, "{context}");
             assert_eq!(recorded.moves, played.moves, "{context}");
-            // Polyomino's score also counts the player's time; its raw score is the moves'.
-            let points = |o: &marathon_core::CaseOutcome| {
-                o.metrics
-                    .iter()
-                    .find(|m| m.name == "raw")
-                    .map_or(o.score, |m| m.value)
-            };
             assert_eq!(points(&recorded), points(&played), "{context}");
         }
+    }
+}
+
+/// Every listed setting reads back at its own value, and a player given all of them at those
+/// values plays the very game it plays without them: the settings reach the player unchanged.
+#[test]
+fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
+    for &game in games() {
+        for &player in game.players() {
+            let context = format!("{} {player}", game.name());
+            let listed = game.settings(player, &Settings::default()).unwrap();
+            let given = Settings::new(
+                listed
+                    .iter()
+                    .map(|(name, value)| (name.to_string(), value.clone()))
+                    .collect(),
+            );
+            assert_eq!(game.settings(player, &given).unwrap(), listed, "{context}");
+            let error = game
+                .settings(player, &given.with("no_such_setting", "1"))
+                .unwrap_err();
+            assert!(error.contains("no_such_setting"), "{context}: {error}");
+            for (name, _) in &listed {
+                assert!(error.contains(name), "{context}: {error}");
+            }
+            // Tiles lists the weights every case's tuned weights start from: a case's own
+            // differ by its parameters, so setting the listed ones plays another game.
+            if listed.is_empty() || game.name() == "tiles" {
+                continue;
+            }
+            let case = case(game, 2);
+            let plain = game.play(&case, &PlayConfig::builtin(player, NO_HURRY, Some(1)));
+            let config = PlayConfig {
+                settings: given,
+                ..PlayConfig::builtin(player, NO_HURRY, Some(1))
+            };
+            let set = game.play(&case, &config);
+            assert!(plain.verdict.is_ok(), "{context}: {}", plain.verdict);
+            assert_eq!(set.verdict, plain.verdict, "{context}");
+            assert_eq!(set.moves, plain.moves, "{context}");
+            assert_eq!(points(&set), points(&plain), "{context}");
+        }
+    }
+}
+
+/// A built-in player given a setting it does not have does not play.
+#[test]
+fn a_player_given_an_unknown_setting_does_not_play() {
+    for &game in games() {
+        let player = game.players()[0];
+        let config = PlayConfig {
+            settings: Settings::default().with("no_such_setting", "1"),
+            ..PlayConfig::builtin(player, NO_HURRY, Some(1))
+        };
+        let outcome = game.play(&case(game, 1), &config);
+        let verdict = outcome.verdict.to_string();
+        assert!(
+            verdict.contains("no_such_setting"),
+            "{}: {verdict}",
+            game.name()
+        );
+        assert_eq!(outcome.moves, 0, "{}", game.name());
     }
 }
 

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Scored, Solve, Verdict};
+use marathon_core::{CaseId, GameSpec, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -29,6 +29,14 @@ impl GameSpec for Linez {
     const TIME_LIMIT: Duration = TIME_LIMIT;
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+
+    fn settings(
+        &self,
+        player: &str,
+        given: &Settings,
+    ) -> Result<Vec<(&'static str, String)>, String> {
+        ai::PlayerSettings::new(player, given).map(|mut settings| settings.list(player))
+    }
 
     fn environment(&self, case: &CaseId) -> Result<LinezEnv, String> {
         Ok(LinezEnv::new(case.seed))

@@ -46,7 +46,8 @@ proptest! {
         prop_assume!(state.is_some(), "the game ended before the position");
         let state = state.expect("assumed above");
         for &name in PLAYERS {
-            let mut player = new_player(name, Some(effort), seed).expect("a built-in player");
+            let mut player = new_player(name, Some(effort), seed, &Default::default())
+                .expect("a built-in player");
             let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
             let mv = player.choose(&state.board, state.preview, &clock);
             let mv = mv.expect("a move whenever one exists");

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Solve, Verdict};
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Tunable, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -32,6 +32,19 @@ impl GameSpec for Polyomino {
     const TIME_LIMIT: Duration = TIME_LIMIT;
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+
+    fn settings(
+        &self,
+        player: &str,
+        given: &Settings,
+    ) -> Result<Vec<(&'static str, String)>, String> {
+        let params = ai::player_params(player, given)?;
+        Ok(if ai::reads_params(player) {
+            params.settings()
+        } else {
+            Vec::new()
+        })
+    }
 
     fn environment(&self, case: &CaseId) -> Result<PolyominoEnv, String> {
         Ok(PolyominoEnv::new(case.seed))

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, Verdict};
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Verdict};
 use marathon_polyomino::POLYOMINO;
 use marathon_polyomino::generator::PolyominoCase;
 use marathon_polyomino::rules::PieceSource;
@@ -13,12 +13,7 @@ use marathon_polyomino::rules::PieceSource;
 const SEED: u64 = 5;
 
 fn play(script: &str, limit: Duration) -> CaseOutcome {
-    let config = PlayConfig {
-        player: PlayerSpec::Exec(script.to_string()),
-        time_limit: limit,
-        effort: None,
-        quiet: true,
-    };
+    let config = PlayConfig::exec(script, limit);
     POLYOMINO.play(&CaseId::seed(SEED), &config)
 }
 

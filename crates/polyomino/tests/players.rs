@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use marathon_core::env::{self, Environment, Turn};
 use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
 use marathon_polyomino::POLYOMINO;
+use marathon_polyomino::ai::smart::Params;
 use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play, speak_protocol};
 use marathon_polyomino::env::{PolyominoEnv, Step};
 use marathon_polyomino::generator::PolyominoCase;
@@ -22,6 +23,7 @@ fn direct(player: &str, seed: u64, effort: Option<u64>) -> u64 {
         time_limit: LIMIT,
         started: Instant::now(),
         seed,
+        params: Params::default(),
     };
     play(player, &board, &mut game, &config)
         .unwrap_or_else(|e| panic!("{player} on seed {seed}: {e}"));
@@ -128,7 +130,6 @@ fn the_ai_on_the_clock_stops_in_time() {
 
 #[test]
 fn the_ai_with_held_pieces_and_wide_candidates_makes_only_valid_calls() {
-    use marathon_polyomino::ai::smart::{Params, play_with};
     let params = Params {
         hand: 4,
         hold: 0.5,
@@ -144,9 +145,9 @@ fn the_ai_with_held_pieces_and_wide_candidates_makes_only_valid_calls() {
             time_limit: LIMIT,
             started: Instant::now(),
             seed,
+            params,
         };
-        play_with(&board, &mut game, &config, &params)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        play("ai", &board, &mut game, &config).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert!(game.session().raw_score() > 0, "seed {seed}");
     }
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, SolveConfig, Started, Verdict,
+    CaseId, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, Started, Verdict,
 };
 use serde_json::Value;
 
@@ -81,12 +81,7 @@ impl GameSpec for Reversi {
             }));
         }
         let predictions = Arc::new(Mutex::new(Predictions::default()));
-        let solve = SolveConfig {
-            player: name.clone(),
-            time_limit: config.time_limit,
-            effort: config.effort,
-        };
-        let started = ai::spawn_reporting(solve, Arc::clone(&predictions));
+        let started = ai::spawn_reporting(config.solve_config(name), Arc::clone(&predictions));
         Some(started.map(|endpoint| Started {
             endpoint,
             report: Box::new(move || {

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict};
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict};
 use marathon_reversi::REVERSI;
 use marathon_reversi::generator;
 use marathon_reversi::rules::State;
@@ -13,12 +13,7 @@ use marathon_reversi::rules::State;
 const SEED: u64 = 1;
 
 fn exec(script: &str, limit: Duration) -> CaseOutcome {
-    let config = PlayConfig {
-        player: PlayerSpec::Exec(script.into()),
-        time_limit: limit,
-        effort: None,
-        quiet: true,
-    };
+    let config = PlayConfig::exec(script, limit);
     REVERSI.play(&CaseId::seed(SEED), &config)
 }
 

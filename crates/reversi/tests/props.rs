@@ -140,7 +140,7 @@ proptest! {
         let board = &state.board;
         prop_assume!(board.has_move(1));
         for &name in PLAYERS.iter().filter(|&&n| n != "oracle") {
-            let mut player = new_player(name, Some(1), seed).expect("a built-in player");
+            let mut player = new_player(name, Some(1), seed, &Default::default()).expect("a built-in player");
             let clock = Clock::start(Duration::from_secs(30), Duration::ZERO);
             let cell = player.choose(board, &clock);
             prop_assert!(board.legal_moves(1).contains(cell), "{} chose {:?}", name, cell);

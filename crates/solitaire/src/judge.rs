@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Solve, Verdict};
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Tunable, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -45,6 +45,19 @@ impl GameSpec for Solitaire {
             .into_iter()
             .map(|c| CaseId::named(c.name, Some(c.group), c.seed))
             .collect()
+    }
+
+    fn settings(
+        &self,
+        player: &str,
+        given: &Settings,
+    ) -> Result<Vec<(&'static str, String)>, String> {
+        let weights = ai::player_weights(player, given)?;
+        Ok(if ai::reads_weights(player) {
+            weights.settings()
+        } else {
+            Vec::new()
+        })
     }
 
     fn environment(&self, case: &CaseId) -> Result<SolitaireEnv, String> {

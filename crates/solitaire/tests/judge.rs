@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, Verdict};
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Verdict};
 use marathon_solitaire::SOLITAIRE;
 use marathon_solitaire::env::case_deal;
 use marathon_solitaire::judge::POINTS_METRIC;
@@ -13,12 +13,7 @@ use marathon_solitaire::rules::Cell;
 const READ_BOARD: &str = "for i in 1 2 3 4 5 6; do read line; done";
 
 fn play(case: &CaseId, script: &str, limit: Duration) -> CaseOutcome {
-    let config = PlayConfig {
-        player: PlayerSpec::Exec(script.to_string()),
-        time_limit: limit,
-        effort: None,
-        quiet: true,
-    };
+    let config = PlayConfig::exec(script, limit);
     SOLITAIRE.play(case, &config)
 }
 

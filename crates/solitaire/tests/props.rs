@@ -124,7 +124,7 @@ proptest! {
         prop_assume!(state.is_some(), "the game ended before the position");
         let state = state.expect("assumed above");
         for &name in PLAYERS {
-            let mut player = new_player(name, Some(1), seed).expect("a built-in player");
+            let mut player = new_player(name, Some(1), seed, &Default::default()).expect("a built-in player");
             let clock = Clock::start(Duration::from_secs(10), Duration::ZERO);
             let cell = player.choose(&state, &clock);
             let cell = cell.expect("a move whenever one exists (all players play on)");

@@ -73,7 +73,7 @@ fn benches(c: &mut Criterion) {
     // Effort 4 looks one tile deep at the best 4 replies, then two tiles deep at 2 of them;
     // without the second stage it is the one-tile lookahead alone.
     let one_tile = Weights {
-        deep_replies: 0.0,
+        deep_replies: 0,
         ..tuned_weights(params)
     };
     for (name, effort, weights) in [

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Solve, Verdict};
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Tunable, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -39,6 +39,21 @@ impl GameSpec for Tiles {
     const TIME_LIMIT: Duration = TIME_LIMIT;
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+
+    /// The settings of the weights every case's tuned weights start from (a case's own
+    /// weights differ by its kinds, board and discards: `ai::search::tuned_weights`).
+    fn settings(
+        &self,
+        player: &str,
+        given: &Settings,
+    ) -> Result<Vec<(&'static str, String)>, String> {
+        let weights = ai::player_weights(player, ai::Weights::default(), given)?;
+        Ok(if ai::reads_weights(player) {
+            weights.settings()
+        } else {
+            Vec::new()
+        })
+    }
 
     fn environment(&self, case: &CaseId) -> Result<TilesEnv, String> {
         Ok(TilesEnv::new(case.seed))

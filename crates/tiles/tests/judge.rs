@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use marathon_core::env::{self, Environment};
 use marathon_core::{
-    CaseId, CaseOutcome, Game, PlayConfig, PlayerSpec, SolveConfig, Verdict, spawn_recorded_player,
+    CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player,
 };
 use marathon_tiles::TILES;
 use marathon_tiles::ai;
@@ -18,12 +18,7 @@ use marathon_tiles::rules::{MAX_MOVES, State};
 const NO_HURRY: Duration = Duration::from_secs(1000);
 
 fn exec(command: &str, limit: Duration) -> CaseOutcome {
-    let config = PlayConfig {
-        player: PlayerSpec::Exec(command.into()),
-        time_limit: limit,
-        effort: None,
-        quiet: true,
-    };
+    let config = PlayConfig::exec(command, limit);
     TILES.play(&CaseId::seed(1), &config)
 }
 

@@ -92,7 +92,7 @@ proptest! {
         prop_assume!(!state.is_over() && next.is_some());
         let (state, tile) = next.expect("assumed");
         for &name in PLAYERS {
-            let mut player = new_player(name, &state, Some(1), seed).expect("a player");
+            let mut player = new_player(name, &state, Some(1), seed, &Default::default()).expect("a player");
             let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
             let mv = player.choose(&state, tile, &clock);
             prop_assert!(state.check(tile, mv).is_ok(), "{name}: {mv:?} for {tile:?} on\n{:?}", state.board);

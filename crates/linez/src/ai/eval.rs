@@ -30,6 +30,15 @@ pub struct Weights {
     pub ready: f32,
 }
 
+// The window weights (`line`) are an array, which one `--set NAME=VALUE` cannot name.
+marathon_core::tunable!(Weights {
+    points,
+    empty,
+    hole,
+    cut_off,
+    ready,
+});
+
 /// The search's weights, tuned with the `ai` player at fixed effort on seeds 1-120.
 impl Default for Weights {
     fn default() -> Self {

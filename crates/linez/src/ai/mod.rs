@@ -16,7 +16,7 @@ use std::io::{self, BufRead, Write};
 
 pub use marathon_core::Clock;
 use marathon_core::rng::{FastRng, seed_from_lines};
-use marathon_core::{GameClock, SolveConfig, read_observation};
+use marathon_core::{GameClock, Settings, SolveConfig, Tunable, read_observation};
 
 use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
 use crate::rules::{Board, Color, Move};
@@ -29,46 +29,87 @@ pub trait Player {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move>;
 }
 
-/// Builds the named player. `seed` comes from the first observation, so that a player's random
-/// choices depend on the case alone and replay identically in-process and as a program.
-pub fn new_player(name: &str, effort: Option<u64>, seed: u64) -> io::Result<Box<dyn Player>> {
-    let weights = match name {
-        "greedy" => Weights::greedy(),
-        _ => Weights::default(),
-    };
-    new_player_with(name, weights, effort, seed)
+/// What a player's settings (`--set`) change: the search's settings and the evaluation's
+/// weights, as far as the player reads them.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerSettings {
+    pub search: search::Settings,
+    pub weights: Weights,
 }
 
-/// [`new_player`] with other evaluation weights (for tuning).
-pub fn new_player_with(
+impl PlayerSettings {
+    /// Player `name`'s settings with `given` applied, or what is wrong with `given`.
+    pub fn new(name: &str, given: &Settings) -> Result<Self, String> {
+        let mut settings = PlayerSettings {
+            search: match name {
+                "hand" => search::Settings {
+                    depth: 1,
+                    ..search::Settings::AI
+                },
+                _ => search::Settings::AI,
+            },
+            weights: match name {
+                "greedy" => Weights::greedy(),
+                _ => Weights::default(),
+            },
+        };
+        given.apply(name, &mut settings.parts(name))?;
+        Ok(settings)
+    }
+
+    /// The parts player `name` reads (`ai` evaluates with its network, not the weights).
+    fn parts(&mut self, name: &str) -> Vec<&mut dyn Tunable> {
+        match name {
+            "ai" => vec![&mut self.search],
+            "hand" => vec![&mut self.search, &mut self.weights],
+            "greedy" => vec![&mut self.weights],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every setting player `name` reads, with its value.
+    pub fn list(&mut self, name: &str) -> Vec<(&'static str, String)> {
+        self.parts(name)
+            .iter()
+            .flat_map(|part| part.settings())
+            .collect()
+    }
+}
+
+/// Builds the named player with `given` settings. `seed` comes from the first observation, so
+/// that a player's random choices depend on the case alone and replay identically in-process
+/// and as a program.
+pub fn new_player(
     name: &str,
-    weights: Weights,
     effort: Option<u64>,
     seed: u64,
+    given: &Settings,
 ) -> io::Result<Box<dyn Player>> {
     let rng = FastRng::new(seed);
+    let unknown = || {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("no linez player {name:?} (players: {})", PLAYERS.join(", ")),
+        )
+    };
+    if !PLAYERS.contains(&name) {
+        return Err(unknown());
+    }
+    let PlayerSettings { search, weights } = PlayerSettings::new(name, given)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     match name {
         "ai" => Ok(Box::new(search::SearchPlayer::new(
             ntuple::Network::builtin().clone(),
             rng,
             effort,
-            search::Settings::AI,
+            search,
         ))),
         "hand" => Ok(Box::new(search::SearchPlayer::new(
-            weights,
-            rng,
-            effort,
-            search::Settings {
-                depth: 1,
-                ..search::Settings::AI
-            },
+            weights, rng, effort, search,
         ))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer::new(weights))),
         "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
-        _ => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("no linez player {name:?} (players: {})", PLAYERS.join(", ")),
-        )),
+        _ => Err(unknown()),
     }
 }
 
@@ -93,6 +134,7 @@ pub fn speak_protocol(
                 &config.player,
                 config.effort,
                 seed_from_lines(&lines),
+                &config.settings,
             )?);
         }
         let clock = game.turn();

@@ -41,7 +41,33 @@ pub struct Settings {
     pub max_rounds: u64,
 }
 
+marathon_core::tunable!(Settings {
+    depth,
+    candidates,
+    settled_margin,
+    planned_moves,
+    time_scale,
+    max_rounds,
+} check = Settings::check);
+
 impl Settings {
+    /// Refuses values the search cannot run with.
+    pub fn check(&self) -> Result<(), String> {
+        if !(1..=MAX_DEPTH).contains(&self.depth) {
+            return Err(format!("depth={}: expected 1 to {MAX_DEPTH}", self.depth));
+        }
+        if self.candidates == 0 {
+            return Err("candidates=0: expected at least 1".into());
+        }
+        if self.time_scale < 0.0 {
+            return Err(format!(
+                "time_scale={}: expected at least 0",
+                self.time_scale
+            ));
+        }
+        Ok(())
+    }
+
     pub const AI: Settings = Settings {
         depth: 3,
         candidates: 10,

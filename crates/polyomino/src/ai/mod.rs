@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use marathon_core::rng::LineSeed;
-use marathon_core::{SolveConfig, invalid_data, read_line};
+use marathon_core::{Settings, SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{
     Command, format_command, parse_case_header, parse_cell, parse_piece_header, parse_piece_rows,
@@ -35,6 +35,25 @@ pub struct PlayerConfig {
     pub started: Instant,
     /// Seeds the player's own generator (a hash of what it observed).
     pub seed: u64,
+    /// The `ai` player's numbers (`--set`).
+    pub params: smart::Params,
+}
+
+/// Whether player `name` reads [`smart::Params`] (the settings `--set` may change).
+pub fn reads_params(name: &str) -> bool {
+    name == "ai"
+}
+
+/// The default [`smart::Params`] with player `name`'s `given` settings applied, or what is
+/// wrong with them; a player without them takes no settings.
+pub fn player_params(name: &str, given: &Settings) -> Result<smart::Params, String> {
+    let mut params = smart::Params::default();
+    if reads_params(name) {
+        given.apply(name, &mut [&mut params])?;
+    } else {
+        given.apply(name, &mut [])?;
+    }
+    Ok(params)
 }
 
 /// Plays the case on `contest` with the named player; returns when the player is done (the
@@ -169,11 +188,14 @@ pub fn speak_protocol(
     let Some((board, seed)) = client.read_case()? else {
         return Ok(());
     };
+    let params = player_params(&config.player, &config.settings)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let player = PlayerConfig {
         effort: config.effort,
         time_limit: config.time_limit,
         started,
         seed,
+        params,
     };
     match play(&config.player, &board, &mut client, &player) {
         Ok(()) => client.done(),

@@ -71,6 +71,48 @@ pub struct Params {
     pub hold: f64,
 }
 
+marathon_core::tunable!(Params {
+    alpha,
+    cutoff,
+    waste,
+    pocket,
+    contact,
+    hand,
+    slack,
+    per_row,
+    every,
+    step,
+    pool_limit,
+    hold,
+} check = Params::check);
+
+impl Params {
+    /// Refuses values the player cannot run with: a ladder of sizes that never reaches the
+    /// largest (`step` at most 1) or starts beyond it, an empty hand.
+    pub fn check(&self) -> Result<(), String> {
+        if self.step <= 1.0 {
+            return Err(format!("step={}: expected more than 1", self.step));
+        }
+        if !(MIN_SIZE as usize..=MAX_SIZE as usize).contains(&self.every) {
+            return Err(format!(
+                "every={}: expected {MIN_SIZE} to {MAX_SIZE}",
+                self.every
+            ));
+        }
+        if self.hand == 0 {
+            return Err("hand=0: expected at least 1".into());
+        }
+        // Contacts are sums over a piece's cells; the slack is added to them unchecked.
+        if self.slack > MAX_SLACK {
+            return Err(format!(
+                "slack={}: expected at most {MAX_SLACK}",
+                self.slack
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -90,6 +132,9 @@ impl Default for Params {
         }
     }
 }
+
+/// The largest [`Params::slack`]: more than any contact a piece of `MAX_SIZE` cells can have.
+const MAX_SLACK: u32 = 4 * MAX_SIZE as u32;
 
 /// Pockets of at least this many cells are not counted as damage.
 const POCKET: usize = 12;
@@ -231,15 +276,6 @@ impl Grid {
     }
 }
 
-/// Plays with the default parameters.
-pub fn play<C: Contest>(
-    board: &Board,
-    contest: &mut C,
-    config: &PlayerConfig,
-) -> Result<(), C::Error> {
-    play_with(board, contest, config, &Params::default())
-}
-
 /// The best position for `piece`, if it fits anywhere.
 fn best_spot(
     bits: &BitBoard,
@@ -267,12 +303,13 @@ fn best_spot(
         .reduce(|best, next| if next.0 > best.0 { next } else { best })
 }
 
-pub fn play_with<C: Contest>(
+/// Plays with `config.params`.
+pub fn play<C: Contest>(
     board: &Board,
     contest: &mut C,
     config: &PlayerConfig,
-    params: &Params,
 ) -> Result<(), C::Error> {
+    let params = &config.params;
     let Some(mut bits) = BitBoard::new(board) else {
         return Ok(());
     };

@@ -24,7 +24,7 @@ use std::time::Duration;
 pub use marathon_core::Clock;
 /// The seed a player gets from an observation's lines.
 pub use marathon_core::rng::seed_from_lines as observation_seed;
-use marathon_core::{Endpoint, GameClock, SolveConfig, read_observation};
+use marathon_core::{Endpoint, GameClock, Settings, SolveConfig, read_observation};
 
 use crate::generator::ReversiCase;
 use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
@@ -65,8 +65,19 @@ pub trait Player: Send {
     }
 }
 
-/// Builds a player that speaks the protocol. `seed` comes from the first observation.
-pub fn new_player(name: &str, effort: Option<u64>, seed: u64) -> io::Result<Box<dyn Player>> {
+/// Builds a player that speaks the protocol. `seed` comes from the first observation. No
+/// player has settings yet (`given` must be empty): the AI's constants are not exposed.
+pub fn new_player(
+    name: &str,
+    effort: Option<u64>,
+    seed: u64,
+    given: &Settings,
+) -> io::Result<Box<dyn Player>> {
+    if PLAYERS.contains(&name) {
+        given
+            .apply(name, &mut [])
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    }
     match name {
         "ai" => Ok(Box::new(reader::ReaderPlayer::new(effort, seed))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer)),
@@ -129,7 +140,12 @@ fn speak_and_report(
         &mut |seed, board, clock| {
             let player = match &mut player {
                 Some(player) => player,
-                None => player.insert(new_player(&config.player, config.effort, seed)?),
+                None => player.insert(new_player(
+                    &config.player,
+                    config.effort,
+                    seed,
+                    &config.settings,
+                )?),
             };
             let cell = player.choose(board, clock);
             report(player.predictions());

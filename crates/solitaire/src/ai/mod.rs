@@ -18,7 +18,7 @@ use std::io::{self, BufRead, Write};
 pub use marathon_core::Clock;
 
 use marathon_core::rng::{FastRng, seed_from_lines};
-use marathon_core::{GameClock, SolveConfig, invalid_data, read_line, read_observation};
+use marathon_core::{GameClock, Settings, SolveConfig, invalid_data, read_line, read_observation};
 
 use crate::generator::GROUP_ALPHABETS;
 use crate::protocol::{Reply, format_reply, parse_board, parse_reveal};
@@ -103,19 +103,40 @@ pub trait Player {
     fn choose(&mut self, state: &State, clock: &Clock) -> Option<Cell>;
 }
 
-/// Builds the named player. `seed` comes from the first observation, so that a player's random
-/// choices depend on the case alone and replay identically in-process and as a program.
-pub fn new_player(name: &str, effort: Option<u64>, seed: u64) -> io::Result<Box<dyn Player>> {
-    new_player_with(name, Weights::default(), effort, seed)
+/// Whether player `name` plays out with [`Weights`] (the settings `--set` may change).
+pub fn reads_weights(name: &str) -> bool {
+    matches!(name, "ai" | "flat")
 }
 
-/// [`new_player`] with other playout weights for the AI (for tuning).
-pub fn new_player_with(
+/// The playout weights with player `name`'s `given` settings applied, or what is wrong with
+/// them; a player without weights takes no settings.
+pub fn player_weights(name: &str, given: &Settings) -> Result<Weights, String> {
+    let mut weights = Weights::default();
+    if reads_weights(name) {
+        given.apply(name, &mut [&mut weights])?;
+    } else {
+        given.apply(name, &mut [])?;
+    }
+    Ok(weights)
+}
+
+/// Builds the named player with `given` settings. `seed` comes from the first observation, so
+/// that a player's random choices depend on the case alone and replay identically in-process
+/// and as a program.
+pub fn new_player(
     name: &str,
-    weights: Weights,
     effort: Option<u64>,
     seed: u64,
+    given: &Settings,
 ) -> io::Result<Box<dyn Player>> {
+    let invalid_input = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
+    if !PLAYERS.contains(&name) {
+        let players = PLAYERS.join(", ");
+        return Err(invalid_input(format!(
+            "no solitaire player {name:?} (players: {players})"
+        )));
+    }
+    let weights = player_weights(name, given).map_err(invalid_input)?;
     let rng = FastRng::new(seed);
     match name {
         "ai" => Ok(Box::new(search::SearchPlayer::new(
@@ -131,14 +152,7 @@ pub fn new_player_with(
             effort,
         ))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer)),
-        "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
-        _ => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "no solitaire player {name:?} (players: {})",
-                PLAYERS.join(", ")
-            ),
-        )),
+        _ => Ok(Box::new(random::RandomPlayer::new(rng))),
     }
 }
 
@@ -157,7 +171,12 @@ pub fn speak_protocol(
     let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
     let tops = parse_board(&rows).map_err(|e| invalid_data(e.to_string()))?;
     let mut state = State::new(tops);
-    let mut player = new_player(&config.player, config.effort, seed_from_lines(&lines))?;
+    let mut player = new_player(
+        &config.player,
+        config.effort,
+        seed_from_lines(&lines),
+        &config.settings,
+    )?;
     loop {
         let clock = game.turn();
         // Stopping keeps the score; running out of time would lose it.

@@ -34,6 +34,19 @@ pub struct Weights {
     pub noise: f32,
 }
 
+marathon_core::tunable!(Weights {
+    gain,
+    dead_end,
+    mobility,
+    mobility_cap,
+    run_next,
+    set_progress,
+    set_next,
+    alternation,
+    empties,
+    noise,
+});
+
 impl Default for Weights {
     fn default() -> Self {
         Weights {
@@ -66,28 +79,6 @@ impl Weights {
             empties: 0.0,
             noise: 0.0,
         }
-    }
-
-    /// Sets the weight named `key` (the field's name), for tuning.
-    pub fn set(&mut self, key: &str, value: f32) -> Result<(), String> {
-        let slot = match key {
-            "gain" => &mut self.gain,
-            "dead_end" => &mut self.dead_end,
-            "mobility" => &mut self.mobility,
-            "mobility_cap" => {
-                self.mobility_cap = value as u32;
-                return Ok(());
-            }
-            "run_next" => &mut self.run_next,
-            "set_progress" => &mut self.set_progress,
-            "set_next" => &mut self.set_next,
-            "alternation" => &mut self.alternation,
-            "empties" => &mut self.empties,
-            "noise" => &mut self.noise,
-            _ => return Err(format!("no weight {key:?}")),
-        };
-        *slot = value;
-        Ok(())
     }
 
     /// For deterministic cases (one type): Warnsdorff's rule, fewest onward moves first.

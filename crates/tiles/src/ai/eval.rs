@@ -50,14 +50,48 @@ pub struct Weights {
     /// homeless tile were discarded and every other one placed (the counter's random walk).
     pub risk: f32,
     /// The moves [`Weights::risk`] looks at.
-    pub horizon: f32,
+    pub horizon: u32,
     /// Per unit of [`Features::line_rate`] times `S`.
     pub line_rate: f32,
     /// How many of the best replies (by the one-tile lookahead) are scored two tiles deep,
     /// time allowing (below 2: none).
-    pub deep_replies: f32,
+    pub deep_replies: usize,
     /// How many regular kinds of the next tile such a score draws to look deeper on (0: all).
-    pub deep_kinds: f32,
+    pub deep_kinds: usize,
+}
+
+marathon_core::tunable!(Weights {
+    homeless,
+    single,
+    flex,
+    dead,
+    dead_line,
+    line,
+    crowd,
+    cross,
+    cross_sum,
+    counter,
+    death,
+    discard,
+    risk,
+    horizon,
+    line_rate,
+    deep_replies,
+    deep_kinds,
+} check = Weights::check);
+
+impl Weights {
+    /// Refuses a risk horizon longer than a game (its table is built per case, move by move).
+    pub fn check(&self) -> Result<(), String> {
+        if self.horizon > crate::rules::MAX_MOVES {
+            return Err(format!(
+                "horizon={}: expected at most {}",
+                self.horizon,
+                crate::rules::MAX_MOVES
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for Weights {
@@ -76,15 +110,15 @@ impl Default for Weights {
             death: 300.0,
             discard: 0.0,
             risk: 0.0,
-            horizon: 30.0,
+            horizon: 30,
             line_rate: 0.0,
             // Two replies two tiles deep on 8 kinds against none, `tiles_tune` seeds 101-600
             // (N=10: 101-400) at the effort of each N's breadth: N=4 20,929 -> 20,967,
             // N=5 19,977 -> 20,310, N=6 16,465 -> 16,881, N=7 12,558 -> 13,292, N=8 7,632 ->
             // 8,053, N=9 5,574 -> 5,981, N=10 3,241 -> 3,415 (every kind: 3,694). It places
             // tiles the one-tile lookahead discards (N=7: 1,230 -> 1,044 discards a game).
-            deep_replies: 2.0,
-            deep_kinds: 8.0,
+            deep_replies: 2,
+            deep_kinds: 8,
         }
     }
 }
@@ -214,7 +248,6 @@ impl Evaluator {
         let kinds_f = kinds as f32;
         let cells = params.s as usize * params.s as usize;
         let regular = 1.0 - 2.0 / (crate::generator::TILE_TYPE_BOUND - params.n as i32) as f64;
-        let horizon = weights.horizon.max(0.0) as u32;
         let mut risk = Vec::with_capacity((kinds + 1) * (params.d as usize + 1));
         for homeless in 0..=kinds {
             let hazard = regular * homeless as f64 / kinds as f64;
@@ -222,7 +255,7 @@ impl Evaluator {
                 let chance = if weights.risk == 0.0 {
                     0.0
                 } else {
-                    ruin_chance(hazard, counter, params.d, horizon)
+                    ruin_chance(hazard, counter, params.d, weights.horizon)
                 };
                 risk.push(weights.risk * chance as f32);
             }

@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Write};
 
 pub use marathon_core::Clock;
 use marathon_core::rng::{FastRng, seed_from_lines};
-use marathon_core::{GameClock, SolveConfig, invalid_data, read_line};
+use marathon_core::{GameClock, Settings, SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{format_move, parse_params, parse_tile};
 use crate::rules::{Move, State, Tile};
@@ -27,6 +27,23 @@ pub trait Player {
     fn choose(&mut self, state: &State, tile: Tile, clock: &Clock) -> Move;
 }
 
+/// Whether player `name` evaluates with [`Weights`] (the settings `--set` may change).
+pub fn reads_weights(name: &str) -> bool {
+    name == "ai"
+}
+
+/// `base` (the weights tuned for the case) with player `name`'s `given` settings applied, or
+/// what is wrong with them; a player without weights takes no settings.
+pub fn player_weights(name: &str, base: Weights, given: &Settings) -> Result<Weights, String> {
+    let mut weights = base;
+    if reads_weights(name) {
+        given.apply(name, &mut [&mut weights])?;
+    } else {
+        given.apply(name, &mut [])?;
+    }
+    Ok(weights)
+}
+
 /// Builds the named player for a case with `state.params`. `seed` comes from what the player
 /// observed, so that its random choices depend on the case alone.
 pub fn new_player(
@@ -34,20 +51,22 @@ pub fn new_player(
     state: &State,
     effort: Option<u64>,
     seed: u64,
+    given: &Settings,
 ) -> io::Result<Box<dyn Player>> {
+    let invalid_input = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
+    if !PLAYERS.contains(&name) {
+        let players = PLAYERS.join(", ");
+        return Err(invalid_input(format!(
+            "no tiles player {name:?} (players: {players})"
+        )));
+    }
     let params = state.params;
+    let weights =
+        player_weights(name, search::tuned_weights(params), given).map_err(invalid_input)?;
     match name {
-        "ai" => Ok(Box::new(search::SearchPlayer::new(
-            params,
-            search::tuned_weights(params),
-            effort,
-        ))),
+        "ai" => Ok(Box::new(search::SearchPlayer::new(params, weights, effort))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer)),
-        "random" => Ok(Box::new(random::RandomPlayer::new(FastRng::new(seed)))),
-        _ => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("no tiles player {name:?} (players: {})", PLAYERS.join(", ")),
-        )),
+        _ => Ok(Box::new(random::RandomPlayer::new(FastRng::new(seed)))),
     }
 }
 
@@ -69,6 +88,7 @@ pub fn speak_protocol(
         &state,
         config.effort,
         seed_from_lines(&[&line]),
+        &config.settings,
     )?;
     let mut line_number = 1;
     while read_line(input, &mut line)? {

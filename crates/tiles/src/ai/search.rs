@@ -232,7 +232,7 @@ fn small_board(params: Params, weights: Weights) -> Weights {
     Weights {
         crowd: 160.0,
         deep_replies: if params.n >= 9 {
-            4.0
+            4
         } else {
             weights.deep_replies
         },
@@ -721,7 +721,7 @@ impl SearchPlayer {
         let mut chosen = self.candidates[best_rank].mv;
         // The best of those two tiles deep, as many as the budget allows; two at the least,
         // or the one-tile order stands.
-        let deep_count = (weights.deep_replies as usize).min(scored.len());
+        let deep_count = weights.deep_replies.min(scored.len());
         let mut deepest = (chosen, f32::NEG_INFINITY);
         let mut deepened = 0;
         for (rank, &(_, index)) in scored.iter().enumerate().take(deep_count) {
@@ -734,7 +734,7 @@ impl SearchPlayer {
                 + self.deep_expectation(
                     &candidate.board,
                     candidate.counter,
-                    weights.deep_kinds as usize,
+                    weights.deep_kinds,
                     state.moves as u64,
                 );
             note_cost(&mut self.deep_cost, started);
