@@ -9,20 +9,18 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::{
-    CaseId, Game, PlayConfig, PlayerSpec, Settings, SolveConfig, TIME_LIMIT_ENV, format_score,
-    interrupt, parse_seed_set, process_tree,
+    Game, PlayConfig, PlayerSpec, Settings, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
+    parse_seed_set, process_tree,
 };
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
 use marathon_runner::runner::{RunOptions, run_cases};
+use marathon_runner::select::{MAX_TIME_LIMIT_SECONDS, builtin_player, case_ids, time_limit};
 use marathon_runner::{files, load, run_report};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
 const TOUR_TIME_DIVISOR: u32 = 10;
-/// The longest time limit accepted, in seconds (11.6 days): far beyond any contest's, and small
-/// enough that every sum of times stays exact.
-const MAX_TIME_LIMIT_SECONDS: f64 = 1e6;
 /// How often a run rewrites `--best` while it finds new bests (and once more at its end).
 const BEST_SAVE_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -173,8 +171,10 @@ fn main() -> ExitCode {
         Command::Gen { game, seed, group } => gen_case(&game, seed, group),
         Command::Play(args) => play(args),
         Command::Replay(args) => replay(args),
-        Command::Players { game } => find_game(&game).map_err(Stop::from).and_then(list_players),
-        Command::Solve { game, player } => find_game(&game)
+        Command::Players { game } => marathon_games::lookup(&game)
+            .map_err(Stop::from)
+            .and_then(list_players),
+        Command::Solve { game, player } => marathon_games::lookup(&game)
             .map_err(Stop::from)
             .and_then(|g| solve(g, &player)),
     };
@@ -228,7 +228,7 @@ impl Stdout {
 }
 
 fn gen_case(game: &str, seed: u64, group: Option<u32>) -> Result<(), Stop> {
-    let game = find_game(game)?;
+    let game = marathon_games::lookup(game)?;
     let case = case_ids(game, &[seed], group)?.remove(0);
     let mut out = Stdout::default();
     out.print(&game.generate(&case)?);
@@ -277,66 +277,6 @@ fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
             path.display()
         ))
     })
-}
-
-fn find_game(name: &str) -> Result<&'static dyn Game, String> {
-    marathon_games::find(name).ok_or_else(|| {
-        format!(
-            "unknown game {name:?} (games: {})",
-            marathon_games::names().join(", ")
-        )
-    })
-}
-
-/// The cases of `seeds`, in `group` if given (or the game's default group).
-fn case_ids(game: &dyn Game, seeds: &[u64], group: Option<u32>) -> Result<Vec<CaseId>, String> {
-    let group = match (game.groups(), group) {
-        (None, None) => None,
-        (None, Some(_)) => return Err(format!("{} has no case groups", game.name())),
-        (Some((_, default)), None) => Some(default),
-        (Some((range, _)), Some(g)) if range.contains(&g) => Some(g),
-        (Some((range, _)), Some(g)) => {
-            return Err(format!(
-                "--group {g}: {} has groups {}..{}",
-                game.name(),
-                range.start(),
-                range.end()
-            ));
-        }
-    };
-    Ok(seeds
-        .iter()
-        .map(|&seed| match group {
-            Some(group) => CaseId::in_group(group, seed),
-            None => CaseId::seed(seed),
-        })
-        .collect())
-}
-
-fn time_limit(game: &dyn Game, seconds: Option<f64>) -> Result<Duration, String> {
-    match seconds {
-        None => Ok(game.default_time_limit()),
-        Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT_SECONDS => {
-            Ok(Duration::from_secs_f64(s))
-        }
-        Some(s) => Err(format!(
-            "--time-limit {s}: expected a number of seconds above 0 and at most \
-             {MAX_TIME_LIMIT_SECONDS:.0}"
-        )),
-    }
-}
-
-fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String> {
-    let players = game.players();
-    match name {
-        None => Ok(players[0].to_string()),
-        Some(name) if players.contains(&name) => Ok(name.to_string()),
-        Some(name) => Err(format!(
-            "{} has no player {name:?} (players: {})",
-            game.name(),
-            players.join(", ")
-        )),
-    }
 }
 
 /// The player's settings from the command line, checked against what the player has.
@@ -435,7 +375,7 @@ fn play_config(
 }
 
 fn replay(args: ReplayArgs) -> Result<(), Stop> {
-    let game = find_game(&args.game)?;
+    let game = marathon_games::lookup(&args.game)?;
     let viewer = game.viewer();
     let case = case_ids(game, &[args.seed], args.group)?.remove(0);
     let limit = time_limit(game, args.player.time_limit)?;
@@ -518,7 +458,7 @@ impl Sinks {
 fn play(args: PlayArgs) -> Result<(), Stop> {
     let tour = args.game.is_none();
     let selected = match &args.game {
-        Some(name) => vec![find_game(name)?],
+        Some(name) => vec![marathon_games::lookup(name)?],
         None => marathon_games::games().to_vec(),
     };
     let seeds =

@@ -23,6 +23,11 @@ pub fn find(name: &str) -> Option<&'static dyn Game> {
     games().iter().copied().find(|game| game.name() == name)
 }
 
+/// The game called `name`, or a message listing the games there are.
+pub fn lookup(name: &str) -> Result<&'static dyn Game, String> {
+    find(name).ok_or_else(|| format!("unknown game {name:?} (games: {})", names().join(", ")))
+}
+
 /// The games' names, in order.
 pub fn names() -> Vec<&'static str> {
     games().iter().map(|game| game.name()).collect()

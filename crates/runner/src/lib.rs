@@ -9,3 +9,4 @@ pub mod record;
 pub mod report;
 pub mod run_report;
 pub mod runner;
+pub mod select;
