@@ -23,7 +23,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play a seed set under every combination of some settings' values; one row each.
-    Sweep(sweep::SweepArgs),
+    Sweep(Box<sweep::SweepArgs>),
     #[command(flatten)]
     Lab(lab::Lab),
 }
@@ -31,7 +31,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Sweep(args) => sweep::run(args),
+        Command::Sweep(args) => sweep::run(*args),
         Command::Lab(lab) => lab::run(lab),
     };
     match result {
