@@ -6,22 +6,17 @@
 mod hostile;
 
 use std::io::BufRead;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, judge_against,
+    line_after, token,
 };
-use marathon_core::env;
-use marathon_core::{Endpoint, Verdict};
+use marathon_core::Verdict;
 use marathon_linez::env::LinezEnv;
 use marathon_linez::protocol::{
     OBSERVATION_LINES, format_move, parse_board, parse_move, parse_observation,
 };
 use proptest::prelude::*;
-
-/// Generous: an in-process player here needs microseconds, and a slow machine must not fail.
-const LIMIT: Duration = Duration::from_secs(60);
 
 /// Replies a player might send: four characters near the format (row letters, digits, other
 /// letters and signs), well-formed moves (mostly illegal ones), tokens, garbage.
@@ -51,17 +46,12 @@ fn read_observation(input: &mut dyn BufRead) -> std::io::Result<Option<Vec<Strin
     Ok(Some(lines))
 }
 
-/// What the player saw when it sent the hostile line: the rules' refusal of it on the board it
-/// was sent (`None` if the move is legal there).
-type Judged = Arc<Mutex<Option<Option<String>>>>;
-
 /// Plays `seed` with a player that makes the first legal move `legal_moves` times, then sends
 /// `hostile`, then (if the game goes on) legal moves again until the end. Returns the verdict
 /// and the rules' refusal of the hostile line on the board it answered.
 fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let judged: Judged = Arc::new(Mutex::new(None));
-    let (record, line) = (judged.clone(), hostile.to_string());
-    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
+    let line = hostile.to_string();
+    judge_against(LinezEnv::new(seed), move |input, output, record| {
         let mut turn = 0;
         while let Some(lines) = read_observation(input)? {
             let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
@@ -73,7 +63,7 @@ fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<S
                     .map_err(|e| e.to_string())
                     .and_then(|mv| board.check_move(mv).map_err(|e| e.to_string()))
                     .err();
-                *record.lock().unwrap() = Some(refusal);
+                record.record(refusal);
                 line.clone()
             } else {
                 let mv = board
@@ -88,15 +78,6 @@ fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<S
         }
         Ok(())
     })
-    .expect("the player thread starts");
-    let verdict = env::judge(&mut LinezEnv::new(seed), &mut endpoint, |_, _| {});
-    endpoint.close();
-    let refusal = judged
-        .lock()
-        .unwrap()
-        .clone()
-        .expect("the game lasted until the hostile line");
-    (verdict, refusal)
 }
 
 proptest! {

@@ -4,12 +4,11 @@
 #[path = "../../../testing/hostile.rs"]
 mod hostile;
 
-use std::io::BufRead;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use hostile::{
-    assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
+    LIMIT, assert_clear_error, assert_judged_as_the_rules_say, expect_line, garbage_line,
+    line_after, read_line, token,
 };
 use marathon_core::env;
 use marathon_core::{Endpoint, Verdict};
@@ -21,9 +20,6 @@ use marathon_polyomino::protocol::{
 };
 use marathon_polyomino::rules::{Board, Piece, Session};
 use proptest::prelude::*;
-
-/// Generous: an in-process player here needs microseconds, and a slow machine must not fail.
-const LIMIT: Duration = Duration::from_secs(60);
 
 /// Stands for the index of the last piece handed out, in a hostile line.
 const LAST: &str = "{last}";
@@ -41,19 +37,6 @@ fn command_line() -> impl Strategy<Value = String> {
         1 => line_after(Vec::new(), 5),
         2 => garbage_line(),
     ]
-}
-
-/// Reads one line of the judge's text, without its newline; `None` at the end.
-fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim_end().to_string()))
-}
-
-fn expect_line(input: &mut dyn BufRead) -> std::io::Result<String> {
-    read_line(input)?.ok_or_else(|| std::io::Error::other("the judge's text ended"))
 }
 
 /// The first position (row-major, rotation 0) where `piece` fits on `board`.

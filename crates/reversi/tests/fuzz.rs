@@ -5,23 +5,18 @@
 #[path = "../../../testing/hostile.rs"]
 mod hostile;
 
-use std::io::BufRead;
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
 
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, judge_against,
+    line_after, read_line, token,
 };
-use marathon_core::env;
-use marathon_core::{Endpoint, Verdict};
+use marathon_core::Verdict;
 use marathon_reversi::env::ReversiEnv;
 use marathon_reversi::generator::{ReversiCase, generate};
 use marathon_reversi::protocol::{format_move, parse_move, parse_observation};
 use marathon_reversi::rules::IllegalMove;
 use proptest::prelude::*;
-
-/// Generous: an in-process player here needs microseconds, and a slow machine must not fail.
-const LIMIT: Duration = Duration::from_secs(60);
 
 /// Cases of two sizes, generated once: a 7x7 game of 3 players and an 8x8 game of 4.
 fn cases() -> &'static [ReversiCase] {
@@ -41,68 +36,49 @@ fn move_line() -> impl Strategy<Value = String> {
     ]
 }
 
-fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim_end().to_string()))
-}
-
-/// What the rules say of the hostile line on the board it answered: `None` if they accept it,
-/// else the judge's reason.
-type Judged = Arc<Mutex<Option<Option<String>>>>;
-
 /// Plays `case` with a player that makes its first legal move `legal_moves` times (or until
 /// its last turn), then sends `hostile`, then (if the game goes on) legal moves again. Returns
 /// the verdict and the rules' refusal of the hostile line.
 fn play_then(case: &ReversiCase, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let judged: Judged = Arc::new(Mutex::new(None));
-    let (record, line) = (judged.clone(), hostile.to_string());
-    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
-        let mut turn = 0;
-        while let Some(size) = read_line(input)? {
-            let rows = read_line(input)?.expect("the rows follow the size");
-            let board = parse_observation(&[&size, &rows]).expect("the judge's observation");
-            let legal = board
-                .legal_moves(1)
-                .first()
-                .expect("the judge asks only with a move");
-            // The game may end before turn `legal_moves`; then the hostile line comes when
-            // few empty cells are left.
-            let late = board.empty_cells().count() <= 3 && record.lock().unwrap().is_none();
-            let reply = if turn == legal_moves || late {
-                let received = line.strip_suffix('\r').unwrap_or(&line);
-                let refusal = parse_move(received)
-                    .map_err(|e| e.to_string())
-                    .and_then(|mv| {
-                        mv.cell(&board).ok_or_else(|| {
-                            let size = board.size();
-                            let (col, row) = (mv.col, mv.row);
-                            IllegalMove::OffBoard { col, row, size }.to_string()
+    let line = hostile.to_string();
+    judge_against(
+        ReversiEnv::of_case(Arc::new(case.clone())),
+        move |input, output, record| {
+            let mut turn = 0;
+            while let Some(size) = read_line(input)? {
+                let rows = read_line(input)?.expect("the rows follow the size");
+                let board = parse_observation(&[&size, &rows]).expect("the judge's observation");
+                let legal = board
+                    .legal_moves(1)
+                    .first()
+                    .expect("the judge asks only with a move");
+                // The game may end before turn `legal_moves`; then the hostile line comes when
+                // few empty cells are left.
+                let late = board.empty_cells().count() <= 3 && !record.is_recorded();
+                let reply = if turn == legal_moves || late {
+                    let received = line.strip_suffix('\r').unwrap_or(&line);
+                    let refusal = parse_move(received)
+                        .map_err(|e| e.to_string())
+                        .and_then(|mv| {
+                            mv.cell(&board).ok_or_else(|| {
+                                let size = board.size();
+                                let (col, row) = (mv.col, mv.row);
+                                IllegalMove::OffBoard { col, row, size }.to_string()
+                            })
                         })
-                    })
-                    .and_then(|cell| board.clone().play(1, cell).map_err(|e| e.to_string()))
-                    .err();
-                *record.lock().unwrap() = Some(refusal);
-                line.clone()
-            } else {
-                format_move(legal)
-            };
-            writeln!(output, "{reply}")?;
-            output.flush()?;
-            turn += 1;
-        }
-        Ok(())
-    })
-    .expect("the player thread starts");
-    let mut game = ReversiEnv::of_case(Arc::new(case.clone()));
-    let verdict = env::judge(&mut game, &mut endpoint, |_, _| {});
-    endpoint.close();
-    let refusal = judged.lock().unwrap().clone();
-    (
-        verdict,
-        refusal.expect("the game lasted until the hostile line"),
+                        .and_then(|cell| board.clone().play(1, cell).map_err(|e| e.to_string()))
+                        .err();
+                    record.record(refusal);
+                    line.clone()
+                } else {
+                    format_move(legal)
+                };
+                writeln!(output, "{reply}")?;
+                output.flush()?;
+                turn += 1;
+            }
+            Ok(())
+        },
     )
 }
 

@@ -5,22 +5,15 @@
 #[path = "../../../testing/hostile.rs"]
 mod hostile;
 
-use std::io::BufRead;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, expect_line, garbage_line,
+    judge_against, line_after, read_line, token,
 };
-use marathon_core::env;
-use marathon_core::{CaseId, Endpoint, Verdict};
+use marathon_core::{CaseId, Verdict};
 use marathon_solitaire::env::{SolitaireEnv, case_deal};
 use marathon_solitaire::protocol::{Reply, format_reply, parse_board, parse_reply, parse_reveal};
 use marathon_solitaire::rules::{Cell, SIZE, State};
 use proptest::prelude::*;
-
-/// Generous: an in-process player here needs microseconds, and a slow machine must not fail.
-const LIMIT: Duration = Duration::from_secs(60);
 
 /// Replies a player might send: `r c` with hostile numbers, small (often legal, or `0 0`, or
 /// just off the board) cells, tokens, garbage.
@@ -34,67 +27,44 @@ fn reply_line() -> impl Strategy<Value = String> {
     ]
 }
 
-fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim_end().to_string()))
-}
-
-fn expect_line(input: &mut dyn BufRead) -> std::io::Result<String> {
-    read_line(input)?.ok_or_else(|| std::io::Error::other("the judge's text ended"))
-}
-
-/// What the rules say of the hostile line on the position it answered: `None` if they accept
-/// it, else the judge's reason.
-type Judged = Arc<Mutex<Option<Option<String>>>>;
-
 /// Plays `case` with a player that removes the first legal cell `legal_moves` times (or until
 /// no move is left), then sends `hostile`, then `0 0` if the game goes on. Returns the verdict
 /// and the rules' refusal of the hostile line.
 fn play_then(case: &CaseId, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let judged: Judged = Arc::new(Mutex::new(None));
-    let (record, line) = (judged.clone(), hostile.to_string());
-    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
-        let mut rows = Vec::new();
-        for _ in 0..SIZE {
-            rows.push(expect_line(input)?);
-        }
-        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let mut state = State::new(parse_board(&rows).expect("the judge's board"));
-        while (state.moves() as usize) < legal_moves && !state.is_over() {
-            let cell = Cell::from_index(state.legal().trailing_zeros() as usize);
-            writeln!(output, "{}", format_reply(Reply::Remove(cell)))?;
+    let line = hostile.to_string();
+    judge_against(
+        SolitaireEnv::new(case_deal(case).expect("a case of the table")),
+        move |input, output, record| {
+            let mut rows = Vec::new();
+            for _ in 0..SIZE {
+                rows.push(expect_line(input)?);
+            }
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let mut state = State::new(parse_board(&rows).expect("the judge's board"));
+            while (state.moves() as usize) < legal_moves && !state.is_over() {
+                let cell = Cell::from_index(state.legal().trailing_zeros() as usize);
+                writeln!(output, "{}", format_reply(Reply::Remove(cell)))?;
+                output.flush()?;
+                let reveal = parse_reveal(&expect_line(input)?).expect("the judge's reveal");
+                state.play(cell, reveal).expect("a legal removal");
+            }
+            let received = line.strip_suffix('\r').unwrap_or(&line);
+            let refusal = match parse_reply(received) {
+                Err(e) => Some(e.to_string()),
+                Ok(Reply::Stop) => None,
+                Ok(Reply::Remove(cell)) => state.check(cell).err().map(|e| e.to_string()),
+            };
+            record.record(refusal);
+            writeln!(output, "{line}")?;
             output.flush()?;
-            let reveal = parse_reveal(&expect_line(input)?).expect("the judge's reveal");
-            state.play(cell, reveal).expect("a legal removal");
-        }
-        let received = line.strip_suffix('\r').unwrap_or(&line);
-        let refusal = match parse_reply(received) {
-            Err(e) => Some(e.to_string()),
-            Ok(Reply::Stop) => None,
-            Ok(Reply::Remove(cell)) => state.check(cell).err().map(|e| e.to_string()),
-        };
-        *record.lock().unwrap() = Some(refusal);
-        writeln!(output, "{line}")?;
-        output.flush()?;
-        // A valid removal is answered; then the player stops.
-        if read_line(input)?.is_some() {
-            writeln!(output, "0 0")?;
-            output.flush()?;
-        }
-        while read_line(input)?.is_some() {}
-        Ok(())
-    })
-    .expect("the player thread starts");
-    let mut game = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
-    let verdict = env::judge(&mut game, &mut endpoint, |_, _| {});
-    endpoint.close();
-    let refusal = judged.lock().unwrap().clone();
-    (
-        verdict,
-        refusal.expect("the game lasted until the hostile line"),
+            // A valid removal is answered; then the player stops.
+            if read_line(input)?.is_some() {
+                writeln!(output, "0 0")?;
+                output.flush()?;
+            }
+            while read_line(input)?.is_some() {}
+            Ok(())
+        },
     )
 }
 

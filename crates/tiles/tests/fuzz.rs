@@ -5,22 +5,15 @@
 #[path = "../../../testing/hostile.rs"]
 mod hostile;
 
-use std::io::BufRead;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, judge_against,
+    line_after, read_line, token,
 };
-use marathon_core::env;
-use marathon_core::{Endpoint, Verdict};
+use marathon_core::Verdict;
 use marathon_tiles::env::TilesEnv;
 use marathon_tiles::protocol::{format_move, format_tile, parse_move, parse_params, parse_tile};
 use marathon_tiles::rules::{Move, State};
 use proptest::prelude::*;
-
-/// Generous: an in-process player here needs microseconds, and a slow machine must not fail.
-const LIMIT: Duration = Duration::from_secs(60);
 
 /// Replies a player might send: `R C` with hostile numbers, small (often legal) cells, the
 /// words in other spellings, tokens, garbage.
@@ -40,25 +33,12 @@ fn move_line() -> impl Strategy<Value = String> {
     ]
 }
 
-fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim_end().to_string()))
-}
-
-/// What the rules say of the hostile line on the position it answered: `None` if they accept
-/// it, else the judge's reason.
-type Judged = Arc<Mutex<Option<Option<String>>>>;
-
 /// Plays `seed` with a player that places each tile on its first legal cell (or discards)
 /// `legal_moves` times, then sends `hostile` (earlier if giving up is all it could do), then
 /// gives up if the game goes on. Returns the verdict and the rules' refusal of the hostile line.
 fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let judged: Judged = Arc::new(Mutex::new(None));
-    let (record, line) = (judged.clone(), hostile.to_string());
-    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
+    let line = hostile.to_string();
+    judge_against(TilesEnv::new(seed), move |input, output, record| {
         let header = read_line(input)?.expect("the judge sends N S D");
         let mut state = State::new(parse_params(&header).expect("the judge's N S D"));
         let mut sent_hostile = false;
@@ -82,7 +62,7 @@ fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<S
                                 .map_err(|e| format!("tile {}: {e}", format_tile(tile)))
                         })
                         .err();
-                    *record.lock().unwrap() = Some(refusal);
+                    record.record(refusal);
                     sent_hostile = true;
                     line.clone()
                 }
@@ -92,15 +72,6 @@ fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<S
         }
         Ok(())
     })
-    .expect("the player thread starts");
-    let verdict = env::judge(&mut TilesEnv::new(seed), &mut endpoint, |_, _| {});
-    endpoint.close();
-    let refusal = judged
-        .lock()
-        .unwrap()
-        .clone()
-        .expect("the game lasted until the hostile line");
-    (verdict, refusal)
 }
 
 proptest! {
