@@ -13,9 +13,6 @@ use crate::ai;
 use crate::env::{LinezEnv, Step};
 use crate::vis;
 
-/// The contest's limit: 20 s of the solution's time per case.
-pub const TIME_LIMIT: Duration = Duration::from_secs(20);
-
 #[derive(Clone, Copy, Debug)]
 pub struct Linez;
 
@@ -26,7 +23,8 @@ impl GameSpec for Linez {
     type Env = LinezEnv;
     const NAME: &'static str = "linez";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
-    const TIME_LIMIT: Duration = TIME_LIMIT;
+    /// The contest's limit: 20 s of the solution's time per case.
+    const TIME_LIMIT: Duration = Duration::from_secs(20);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

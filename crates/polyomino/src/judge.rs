@@ -16,9 +16,6 @@ use crate::env::{PolyominoEnv, Step};
 use crate::rules::{TIME_LIMIT_SECONDS, final_score, upper_bound};
 use crate::vis;
 
-/// The contest's limit: 30 s of the solution's time per case.
-pub const TIME_LIMIT: Duration = Duration::from_secs(TIME_LIMIT_SECONDS);
-
 #[derive(Clone, Copy, Debug)]
 pub struct Polyomino;
 
@@ -29,7 +26,8 @@ impl GameSpec for Polyomino {
     type Env = PolyominoEnv;
     const NAME: &'static str = "polyomino";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
-    const TIME_LIMIT: Duration = TIME_LIMIT;
+    /// The contest's limit: 30 s of the solution's time per case.
+    const TIME_LIMIT: Duration = Duration::from_secs(TIME_LIMIT_SECONDS);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

@@ -22,9 +22,6 @@ use crate::ai::{self, Predictions};
 use crate::env::{ReversiEnv, Step};
 use crate::vis;
 
-/// The contest's limit: 30 s of the solution's time per case.
-pub const TIME_LIMIT: Duration = Duration::from_secs(30);
-
 #[derive(Clone, Copy, Debug)]
 pub struct Reversi;
 
@@ -35,7 +32,8 @@ impl GameSpec for Reversi {
     type Env = ReversiEnv;
     const NAME: &'static str = "reversi";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
-    const TIME_LIMIT: Duration = TIME_LIMIT;
+    /// The contest's limit: 30 s of the solution's time per case.
+    const TIME_LIMIT: Duration = Duration::from_secs(30);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

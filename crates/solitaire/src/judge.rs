@@ -16,9 +16,6 @@ use crate::env::{SolitaireEnv, Step, case_deal, case_setup};
 use crate::generator::{DEFAULT_GROUP, GROUP_ALPHABETS, official_case, official_cases};
 use crate::vis;
 
-/// Our time limit per case (docs/rules.md#solitaire-time-and-failures: 10 s).
-pub const TIME_LIMIT: Duration = Duration::from_secs(10);
-
 /// The name of the Kattis-points metric of official cases.
 pub const POINTS_METRIC: &str = "points";
 
@@ -32,7 +29,8 @@ impl GameSpec for Solitaire {
     type Env = SolitaireEnv;
     const NAME: &'static str = "solitaire";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
-    const TIME_LIMIT: Duration = TIME_LIMIT;
+    /// Our time limit per case (docs/rules.md#solitaire-time-and-failures: 10 s).
+    const TIME_LIMIT: Duration = Duration::from_secs(10);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

@@ -16,9 +16,6 @@ use crate::env::{Step, TilesEnv};
 use crate::rules::{MAX_MOVES, State};
 use crate::vis;
 
-/// The contest's limit: 20 s of the solution's time per case.
-pub const TIME_LIMIT: Duration = Duration::from_secs(20);
-
 #[derive(Clone, Copy, Debug)]
 pub struct Tiles;
 
@@ -36,7 +33,8 @@ impl GameSpec for Tiles {
     type Env = TilesEnv;
     const NAME: &'static str = "tiles";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
-    const TIME_LIMIT: Duration = TIME_LIMIT;
+    /// The contest's limit: 20 s of the solution's time per case.
+    const TIME_LIMIT: Duration = Duration::from_secs(20);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 
