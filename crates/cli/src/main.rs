@@ -537,16 +537,21 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             break;
         }
         asked += cases.len();
+        // Each case's relative score as its JSON line gave it, for the table.
+        let mut relatives = std::collections::HashMap::new();
         let run = run_cases(*game, cases, config, &options, |outcome| {
-            sinks.record(*game, outcome);
+            if let Some(relative) = sinks.record(*game, outcome) {
+                relatives.insert(outcome.case.clone(), relative);
+            }
         });
         let outcomes = run.outcomes;
-        let relative: Option<Vec<f64>> = sinks.best.as_ref().map(|best| {
-            outcomes
+        let relative: Option<Vec<f64>> = match sinks.best {
+            Some(_) => outcomes
                 .iter()
-                .map(|o| best.relative(o, game.maximize()))
-                .collect()
-        });
+                .map(|o| relatives.get(&o.case).copied())
+                .collect(),
+            None => None,
+        };
         if !tour && !args.summary_only {
             out.print(&report::case_table(&outcomes, relative.as_deref()));
             out.print("\n");

@@ -838,6 +838,39 @@ fn player_settings_are_listed_checked_and_played() {
     assert_ne!(scores(&default), scores(&narrow));
 }
 
+/// With `--best`, the table's relative scores are the JSON lines': against the best known
+/// before the run where it was higher, else 100 (the case's own new best).
+#[test]
+fn relative_scores_agree_between_table_and_json() {
+    let dir = TempDir::new("relative");
+    let best = dir.join("best.txt");
+    std::fs::write(&best, "linez 1 100000\n").unwrap();
+    let best_arg = best.to_str().unwrap().to_owned();
+    let (run, cases) = play_json(
+        &dir,
+        &["--seeds", "1-2", "--player", "greedy", "--best", &best_arg],
+    );
+    for case in &cases {
+        let relative = case["relative"].as_f64().expect("a relative score");
+        let expected = match case["seed"].as_u64() {
+            Some(1) => 100.0 * score(case) / 100000.0,
+            _ => 100.0,
+        };
+        assert!((relative - expected).abs() < 1e-9, "{case}");
+        let seed = case["seed"].to_string();
+        let row = run
+            .stdout
+            .lines()
+            .find(|line| line.split_whitespace().next() == Some(seed.as_str()))
+            .expect("a table row per case");
+        assert!(
+            row.split_whitespace()
+                .any(|cell| cell == format!("{relative:.1}")),
+            "{row} lacks {relative:.1}"
+        );
+    }
+}
+
 #[test]
 fn zero_threads_are_refused() {
     run(&["play", "linez", "--threads", "0"]).assert_usage_error(&["--threads", "0"]);
