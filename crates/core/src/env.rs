@@ -82,33 +82,30 @@ pub fn judge<E: Environment>(
 ) -> Verdict {
     let mut last: Option<E::Event> = None;
     loop {
-        match env.turn() {
-            Turn::Over => return Verdict::Ok,
-            Turn::Auto => {
-                let event = env.advance();
+        env.advance_while_auto(|env, event| {
+            seen(env, event);
+            last = Some(event.clone());
+        });
+        if env.turn() == Turn::Over {
+            return Verdict::Ok;
+        }
+        if let Err(failure) = endpoint.send(&env.message(last.as_ref())) {
+            return failure.into();
+        }
+        let line = match endpoint.receive_line() {
+            Ok(line) => line,
+            Err(failure) => return failure.into(),
+        };
+        let event = match env.parse_action(&line) {
+            Ok(action) => env.step(action).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        match event {
+            Ok(event) => {
                 seen(env, &event);
                 last = Some(event);
             }
-            Turn::Player => {
-                if let Err(failure) = endpoint.send(&env.message(last.as_ref())) {
-                    return failure.into();
-                }
-                let line = match endpoint.receive_line() {
-                    Ok(line) => line,
-                    Err(failure) => return failure.into(),
-                };
-                let event = match env.parse_action(&line) {
-                    Ok(action) => env.step(action).map_err(|e| e.to_string()),
-                    Err(e) => Err(e.to_string()),
-                };
-                match event {
-                    Ok(event) => {
-                        seen(env, &event);
-                        last = Some(event);
-                    }
-                    Err(reason) => return Verdict::invalid(&line, reason),
-                }
-            }
+            Err(reason) => return Verdict::invalid(&line, reason),
         }
     }
 }
@@ -122,19 +119,14 @@ pub fn play_in_process<E: Environment>(
     mut seen: impl FnMut(&E, &E::Event),
 ) -> Result<(), String> {
     loop {
-        match env.turn() {
-            Turn::Over => return Ok(()),
-            Turn::Auto => {
-                let event = env.advance();
-                seen(env, &event);
-            }
-            Turn::Player => {
-                let action = decide(env);
-                let event = env
-                    .step(action)
-                    .map_err(|e| format!("{}: {e}", env.format_action(action)))?;
-                seen(env, &event);
-            }
+        env.advance_while_auto(&mut seen);
+        if env.turn() == Turn::Over {
+            return Ok(());
         }
+        let action = decide(env);
+        let event = env
+            .step(action)
+            .map_err(|e| format!("{}: {e}", env.format_action(action)))?;
+        seen(env, &event);
     }
 }

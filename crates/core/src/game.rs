@@ -238,32 +238,28 @@ impl<G: GameSpec> Game for G {
             let _ = writeln!(out, "  score {}", env.score());
         };
         loop {
-            match env.turn() {
-                Turn::Over => break,
-                Turn::Auto => {
-                    let event = env.advance();
-                    show(&mut out, &env, "auto", &format!("{event:?}"));
-                    last = Some(event);
-                }
-                Turn::Player if decisions == max_steps => break,
-                Turn::Player => {
-                    write_message(&mut out, &env.message(last.as_ref()));
-                    let legal = env.legal_actions();
-                    let Some(action) = random_action(&env, &legal, &mut rng) else {
-                        return Err(format!("step {decisions}: no legal action"));
-                    };
-                    let reply = env.format_action(action);
-                    if env.parse_action(&reply).ok() != Some(action) {
-                        return Err(format!("step {decisions}: {reply:?} does not read back"));
-                    }
-                    let event = env
-                        .step(action)
-                        .map_err(|e| format!("step {decisions}: legal {reply:?} refused: {e}"))?;
-                    show(&mut out, &env, ">", &reply);
-                    last = Some(event);
-                    decisions += 1;
-                }
+            env.advance_while_auto(|env, event| {
+                show(&mut out, env, "auto", &format!("{event:?}"));
+                last = Some(event.clone());
+            });
+            if env.turn() == Turn::Over || decisions == max_steps {
+                break;
             }
+            write_message(&mut out, &env.message(last.as_ref()));
+            let legal = env.legal_actions();
+            let Some(action) = random_action(&env, &legal, &mut rng) else {
+                return Err(format!("step {decisions}: no legal action"));
+            };
+            let reply = env.format_action(action);
+            if env.parse_action(&reply).ok() != Some(action) {
+                return Err(format!("step {decisions}: {reply:?} does not read back"));
+            }
+            let event = env
+                .step(action)
+                .map_err(|e| format!("step {decisions}: legal {reply:?} refused: {e}"))?;
+            show(&mut out, &env, ">", &reply);
+            last = Some(event);
+            decisions += 1;
         }
         let _ = writeln!(
             out,
