@@ -245,3 +245,80 @@ fn the_documents_list_every_registered_game() {
         );
     }
 }
+
+/// Every `docs/FILE.md#anchor` that a comment, a document or the README cites names a heading
+/// of that file, so a reader following one lands where it points.
+#[test]
+fn every_cited_section_of_the_documents_exists() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut sources = vec![root.join("README.md")];
+    let mut folders = vec![root.join("crates"), root.join("docs"), root.join("testing")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a folder of the repository") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext == "rs" || ext == "md" || ext == "js")
+            {
+                sources.push(path);
+            }
+        }
+    }
+    let mut cited = 0;
+    for source in &sources {
+        let text = std::fs::read_to_string(source).expect("a source file");
+        for (at, _) in text.match_indices(".md#") {
+            let start = text[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || "/_-.".contains(c)))
+                .map_or(0, |i| i + 1);
+            let document = &text[start..at + 3];
+            let anchor: String = text[at + 4..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            let Some(name) = document.rsplit('/').next().filter(|_| !anchor.is_empty()) else {
+                continue;
+            };
+            // Relative links (`../rules.md#...`) and repository paths (`docs/rules.md#...`).
+            let target = ["docs", "."]
+                .iter()
+                .map(|folder| root.join(folder).join(name))
+                .find(|path| path.is_file());
+            let Some(target) = target else {
+                continue;
+            };
+            let headings: Vec<String> = std::fs::read_to_string(&target)
+                .expect("a document")
+                .lines()
+                .filter(|line| line.starts_with('#'))
+                .map(|line| slug(line.trim_start_matches('#').trim()))
+                .collect();
+            assert!(
+                headings.contains(&anchor),
+                "{}: {document}#{anchor} names no heading of {}",
+                source.display(),
+                target.display()
+            );
+            cited += 1;
+        }
+    }
+    assert!(
+        cited > 50,
+        "only {cited} citations found: the scan is broken"
+    );
+}
+
+/// A heading's anchor as GitHub makes it: lower case, spaces to hyphens, punctuation dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}

@@ -37,8 +37,7 @@ pub struct Weights {
     pub cross: f32,
     /// Per unit of [`Features::cross_sum`] times `S`: every such setup, not only the best, so
     /// the player builds the next while it waits for a tile to cash the first. Too much of it
-    /// and the player hoards setups until the board fills (N=4, cross 1, seeds 101-600: at 0.5
-    /// and 0.6 every game reaches 10,000 moves, at 0.75 49 of 66).
+    /// and the player hoards setups until the board fills.
     pub cross_sum: f32,
     /// Per unit of (counter / D)^2.
     pub counter: f32,
@@ -112,11 +111,8 @@ impl Default for Weights {
             risk: 0.0,
             horizon: 30,
             line_rate: 0.0,
-            // Two replies two tiles deep on 8 kinds against none, `tiles_tune` seeds 101-600
-            // (N=10: 101-400) at the effort of each N's breadth: N=4 20,929 -> 20,967,
-            // N=5 19,977 -> 20,310, N=6 16,465 -> 16,881, N=7 12,558 -> 13,292, N=8 7,632 ->
-            // 8,053, N=9 5,574 -> 5,981, N=10 3,241 -> 3,415 (every kind: 3,694). It places
-            // tiles the one-tile lookahead discards (N=7: 1,230 -> 1,044 discards a game).
+            // Two tiles deep it places tiles the one-tile lookahead discards, for every N
+            // (docs/results.md#two-tiles-deep).
             deep_replies: 2,
             deep_kinds: 8,
         }

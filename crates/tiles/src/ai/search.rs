@@ -42,37 +42,29 @@ pub const RESERVE: f64 = 0.2;
 /// only narrows the moves after it.
 const BURST: u32 = 4;
 
-/// The weights for a case's parameters, tuned with `examples/tiles_tune.rs` on seeds above 100
-/// (the reported figures are on seeds 1-100): first one ply deep (effort 1) by coordinate
-/// search, then the discard cost and the breadth of the lookahead at its own effort.
+/// The weights for a case's parameters, tuned on seeds above 100 (seeds 1-100 stay a test set):
+/// first one ply deep by coordinate search, then the discard cost and the lookahead's breadth
+/// at each N's own effort. The measurements behind each choice are in
+/// docs/results.md#measurements-behind-the-weights.
 pub fn tuned_weights(params: Params) -> Weights {
     let base = Weights::default();
     let weights = match params.n {
-        // Few kinds: the game is safe, so the points are in double clears. Valuing every
-        // setup besides the best (cross_sum) makes more of them (effort 3, seeds 101-600 and
-        // 601-1200: cross 1.5 alone 20,959 and 20,906, 168 and 166 doubles a game; cross 1
-        // with cross_sum 0.5: 21,210 and 21,193, 194 doubles; every game to 10,000 moves).
+        // Few kinds: the game is safe, so the points are in double clears; valuing every
+        // setup besides the best (cross_sum) makes more of them.
         ..=4 => Weights {
             cross: 1.0,
             cross_sum: 0.5,
             ..base
         },
-        // A discard costs a move: with the wider lookahead it finds a home for more tiles
-        // (N=5 effort 6, seeds 101-400: 19,569 at effort 3 without it -> 20,156; N=6
-        // seeds 401-700: 16,036 -> 17,410; N=7 seeds 101-400: 10,185 with the many-kinds
-        // weights at effort 4 -> 12,829, discards 3,720 -> 1,227 a game).
+        // A discard costs a move: with the wider lookahead it finds a home for more tiles.
         5 => Weights {
             cross: 1.5,
             discard: 1.0,
             ..base
         },
         // With three or four discards in hand on a 10x10 to 12x12 board N=6 too throws away
-        // tiles it could place: a discard costing 2 and a full board 40 (not 1 and 10) keep
-        // them (effort 6, seeds 101-1000, 49 games: 18,110 -> 18,898, discards 539 -> 145 a
-        // game, all alive; seeds 1001-2000, 49 games: 18,144 -> 18,701, 49 -> 48 alive; at 3
-        // and 80: 18,781, games lost). On 8x8 and 9x9 boards it loses games (seeds 1001-2000,
-        // 36 games: 16,921, 35 alive -> 16,065, 29 alive), and with two in hand on any board
-        // (39 games: 15,950, 31 alive -> 15,093, 26 alive).
+        // tiles it could place; dearer discards and a dearer full board keep them (on smaller
+        // boards, or with two in hand, the same loses games).
         6 if params.d >= 3 && large_board(params) => Weights {
             discard: 2.0,
             crowd: 40.0,
@@ -83,12 +75,8 @@ pub fn tuned_weights(params: Params) -> Weights {
             ..base
         },
         // With four discards in hand on a 10x10 to 12x12 board N=7 discarded more and scored
-        // less than with two (seeds 1-100: 1,715 discards a game against 902); a discard
-        // costing 3 and a full board 80 (not 1 and 10) keeps both its tiles and its games
-        // (effort 6, seeds 101-600 / 601-1000, 14 / 13 games: 16,187 / 16,065 -> 18,486 /
-        // 17,210, alive 14 / 13 -> 14 / 10). With three in hand it gains nothing sure (13 / 17
-        // games: 17,049 -> 16,958, 16,374 -> 16,932); on 8x8 and 9x9 boards it loses games
-        // (seeds 1-100, D=3-4: all five lost, four of them alive before).
+        // less than with two; dearer discards and a dearer full board keep its tiles (with
+        // three in hand it gains nothing sure; on smaller boards it loses games).
         7 if params.d >= 4 && large_board(params) => Weights {
             discard: 3.0,
             crowd: 80.0,
@@ -127,27 +115,8 @@ pub fn tuned_weights(params: Params) -> Weights {
 }
 
 /// How much the player values how soon each line can clear ([`Weights::line_rate`]): where
-/// games die because lines stall on gaps few kinds fit. Measured at each N's judge effort,
-/// whole games to 10,000 moves, mean score (games alive at the end); the survivors discard
-/// more with it and score less, so it pays only where games die:
-///
-/// | N, boards | seeds | games | line_rate: mean (alive) |
-/// |---|---|---|---|
-/// | 6, 8x8-9x9 | 101-600 | 32 | 0: 14,847 (25); 1: 16,560 (27); 2 + discard 2: 17,197 (31) |
-/// | 6, 8x8-9x9 | 601-1500 | 44 | 0: 15,649 (35); 1: 16,448 (40); 2 + discard 2: 15,460 (37) |
-/// | 6, 10x10-12x12 | 101-600 | 39 | every game lives: -95 a game at 1, -718 at 2 |
-/// | 7, 8x8-9x9 | 101-1000 | 53 | 0: 8,301 (19); 1: 11,637 (31); 2: 11,960 (38); 3: 11,596 (38) |
-/// | | | | 2 + discard 2: 9,466 (19) |
-/// | 7, 10x10-12x12 | 101-1000 | 81 | 0: 16,795 (71); 2: 17,037 (79) |
-/// | 8, 8x8-9x9 | 101-1000 | 54 | 0: 5,619 (16); 2: 6,274 (20); 4: 6,429 (20); 8: 5,752 (17) |
-/// | 8, 8x8-9x9 | 1001-2000 | 66 | 0: 6,164 (25); 4: 6,929 (30) |
-/// | 8, 10x10-12x12 | 101-600 | 43 | 0: 13,103 (39); 2: 12,901 (40) |
-/// | 9-10, 8x8-9x9 | 101-1000 | 113 | 0: 2,174 (5); 2: 2,174 (4); 4: 2,402 (9); 8: 2,186 (7) |
-/// | 9-10, 8x8-9x9 | 1001-2000 | 135 | 0: 2,056 (9); 4: 2,337 (9) |
-/// | 9-10, 10x10-12x12 | 101-600 | 82 | 0: 8,677 (56); 2: 8,551 (53) |
-///
-/// N=7's survivors discard nearly twice as often (8x8-9x9: 931 -> 1,701 a game) and score
-/// some 900 less; N=9-10 gain on both ranges each.
+/// games die because lines stall on gaps few kinds fit. The survivors discard more with it and
+/// score less, so it is on only where games die (docs/results.md#the-line-rate).
 fn line_rate_weight(params: Params) -> f32 {
     match params.n {
         7 => 2.0,
@@ -158,44 +127,11 @@ fn line_rate_weight(params: Params) -> f32 {
 }
 
 /// What a discard costs N >= 8 besides its counter, and what a tile on the board costs
-/// ([`Weights::crowd`]): `(discard, crowd)`.
-///
-/// N=8 charges one and looks wider (effort 8 vs 4: seeds 101-300 7,225 -> 7,737, seeds 301-500
-/// 6,702 -> 7,475); N=9-10 did not gain from either (4,857 -> 4,591). With the two-tile
-/// lookahead, half a point per discard keeps more N=10 games alive (effort 4, seeds 101-600 /
-/// 601-1300 / 1301-2000: 3,250 / 4,630 / 4,307 -> 3,625 / 4,947 / 4,524, 71 -> 84 of 277 games
-/// to 10,000 moves); a whole point does not (seeds 101-600: 3,420), nor either for N=9 (6,540
-/// -> 6,479 at 0.5, 6,153 at 1).
-///
-/// On 10x10 to 12x12 boards with discards to spare, few games are lost but the player, charged
-/// a point a discard, threw away four tiles in ten (N=8: 3,901 a game), each a placement and a
-/// share of a clear lost, so N=8 with three or four discards in hand pays 6 and N=9 with four
-/// pays 5. With fewer in hand so high a cost alone runs the counter out: the player places
-/// what it used to discard until the board is full (N=8, D=2 at 6: 74 tiles on 100 cells when
-/// it gave up at move 710). Charging every tile on the board more as well (crowd) keeps more
-/// such games alive: N=8 with two pays 4 a discard and 120 for a full board, N=9 with three 5
-/// and 160 (with more discards in hand the survivors lose by it). Measured at the judge's
-/// effort (N=8 8, N=9 4), games to 10,000 moves, mean score (games alive at the end):
-///
-/// | N, D | seeds | games | discard, crowd: mean (alive) |
-/// |---|---|---|---|
-/// | 8, 2 | 101-1000 | 21 | 1, 20: 9,855 (13); 6, 20: 10,844 (11) |
-/// | | | | 6, 160: 12,524 (14); 4, 120: 12,076 (17) |
-/// | 8, 2 | 1001-2000 | 31 | 1, 20: 10,968 (27); 6, 160: 10,070 (18); 4, 120: 11,599 (26) |
-/// | 8, 3 | 101-600 | 12 | 3, 20: 11,520 (12); 6, 20: 14,089 (12) |
-/// | 8, 3 | 601-1000 | 9 | 1, 20: 10,401 (8); 6, 20: 9,503 (5) |
-/// | 8, 4 | 101-600 | 17 | 3, 20: 11,141 (17); 4, 20: 11,749 (17); 6, 20: 13,689 (17) |
-/// | 8, 4 | 601-1000 | 16 | 1, 20: 10,341 (16); 6, 20: 12,980 (15) |
-/// | 8, 3-4 | 101-1000 | 54 | 6, 20: 12,870 (49); 6, 160: 12,617 (52) |
-/// | 9, 3 | 101-600 | 15 | 0, 20: 9,598 (13); 5, 20: 10,120 (11) |
-/// | | | | 0, 160: 9,770 (14); 5, 160: 10,491 (13) |
-/// | 9, 3 | 601-1200 | 18 | 0, 20: 9,190 (15); 5, 160: 10,396 (14) |
-/// | 9, 4 | 101-600 | 19 | 0, 20: 9,932 (19); 2, 20: 10,462 (19); 5, 20: 11,816 (19) |
-/// | | | | 5, 160: 10,861 (17); 5, 80: 10,376 (15) |
-///
-/// N=9 with two discards in hand gains from neither (seeds 101-600, 13 games: 8,445, 7 alive,
-/// at 0 and 20; 4,738, 1 alive, at 5 and 20; 6,847, 4 alive, at 5 and 160), nor N=10 (seeds
-/// 101-600, 35 games: 6,282, 17 alive, at 0.5 and 20; 5,353 at 2 and 160; 6,018 at 5 and 160).
+/// ([`Weights::crowd`]): `(discard, crowd)`. On 10x10 to 12x12 boards with discards to spare
+/// few games are lost but a player charged little for a discard throws tiles away, so the cost
+/// grows with the discards in hand; where so high a cost alone would run the counter out (the
+/// player places what it used to discard until the board is full), a tile on the board costs
+/// more as well (docs/results.md#discards-and-crowding-for-many-kinds).
 fn many_kinds_costs(params: Params) -> (f32, f32) {
     let large = large_board(params);
     let usual_crowd = 20.0;
@@ -216,18 +152,9 @@ fn large_board(params: Params) -> bool {
     params.s >= 10
 }
 
-/// The weights for N >= 8 on an 8x8 or 9x9 board, where most games die (N=9 seeds 101-600:
-/// 3 of 35 reach 10,000 moves against 34 of 39 on the larger boards): the board fills faster
-/// than lines clear it, so a tile on the board costs more (at 160, 2.5 a tile on 8x8 against
-/// a placement's one point: the player discards more, and a clear gains more).
-/// Games stopped at move 3,000 (so the few survivors' long games do not drown the deaths),
-/// seeds 101-4100: N=9-10, effort 4, 475 games: crowd 20 1,224.0 mean, 72 alive at move
-/// 3,000; crowd 160 1,332.3, 96 alive; with four replies two tiles deep 1,391.0, 95 alive
-/// (N=8 gains nothing from them: 2,502.7 -> 2,518.1). N=8, effort 8, 250 games: 2,393.7,
-/// 142 alive -> 2,502.7, 156 alive. Not for N=7: more games live to move 3,000 at crowd 80,
-/// but the survivors, discarding more, score less (seeds 1-100, its 7 games on such boards:
-/// 74,886 -> 67,360 points); nor for 10x10 boards with D=2 (N=9-10, seeds 101-6100, 101
-/// games: 1,727.7 -> 1,602.8).
+/// The weights for N >= 8 on an 8x8 or 9x9 board, where most games die: the board fills faster
+/// than lines clear it, so a tile on the board costs more (the player discards more, and a clear
+/// gains more), and N >= 9 deepens four replies (docs/results.md#small-boards-for-many-kinds).
 fn small_board(params: Params, weights: Weights) -> Weights {
     Weights {
         crowd: 160.0,
@@ -240,11 +167,9 @@ fn small_board(params: Params, weights: Weights) -> Weights {
     }
 }
 
-/// The most replies the time budget may look ahead on. With a discard cost (see
+/// The most replies the time budget may look ahead on: with a discard cost (see
 /// [`tuned_weights`]) a wider lookahead pays for N = 5-7; without one it discards more
-/// (N = 6 effort 6 without it: 2,023 discards a game against 1,255 at effort 3). Earlier
-/// measurements at fixed effort with the weights for many kinds: N = 4 (seeds 4, 11, 15, 25)
-/// 19,254 at 3 vs 18,484 at 15; N >= 7 (seeds 2, 3, 5-8, 12, 13) 6,046 at 4 vs 3,587 at 12.
+/// (docs/results.md#the-lookaheads-breadth).
 pub fn max_expansions(params: Params) -> usize {
     match params.n {
         ..=4 => 3,
