@@ -139,6 +139,27 @@ impl Settings {
     }
 }
 
+/// `part` with `given` applied, for a player that reads `part` only if `reads` (a player that
+/// does not read it takes no settings): what a game's AI builds its player from.
+pub fn apply_part<T: Tunable>(
+    player: &str,
+    reads: bool,
+    mut part: T,
+    given: &Settings,
+) -> Result<T, String> {
+    if reads {
+        given.apply(player, &mut [&mut part])?;
+    } else {
+        given.apply(player, &mut [])?;
+    }
+    Ok(part)
+}
+
+/// The settings [`apply_part`]'s player has: `part`'s, if it reads it.
+pub fn list_part<T: Tunable>(reads: bool, part: &T) -> Vec<(&'static str, String)> {
+    if reads { part.settings() } else { Vec::new() }
+}
+
 /// `name=value name=value`, as tables and notes show settings.
 impl fmt::Display for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

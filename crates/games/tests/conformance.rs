@@ -112,6 +112,14 @@ fn points(outcome: &CaseOutcome) -> f64 {
         .map_or(outcome.score, |m| m.value)
 }
 
+/// `other` is `played` again: a finished game, the same verdict, moves and points.
+fn assert_same_game(context: &str, other: &CaseOutcome, played: &CaseOutcome) {
+    assert!(played.verdict.is_ok(), "{context}: {}", played.verdict);
+    assert_eq!(other.verdict, played.verdict, "{context}");
+    assert_eq!(other.moves, played.moves, "{context}");
+    assert_eq!(points(other), points(played), "{context}");
+}
+
 #[test]
 fn record_plays_the_same_game_as_play() {
     for &game in games() {
@@ -121,10 +129,7 @@ fn record_plays_the_same_game_as_play() {
             let played = game.play(&case, &config);
             let recorded = game.record(&case, &config).outcome;
             let context = format!("{} {player}", game.name());
-            assert!(played.verdict.is_ok(), "{context}: {}", played.verdict);
-            assert_eq!(recorded.verdict, played.verdict, "{context}");
-            assert_eq!(recorded.moves, played.moves, "{context}");
-            assert_eq!(points(&recorded), points(&played), "{context}");
+            assert_same_game(&context, &recorded, &played);
         }
     }
 }
@@ -163,10 +168,7 @@ fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
                 ..PlayConfig::builtin(player, NO_HURRY, Some(1))
             };
             let set = game.play(&case, &config);
-            assert!(plain.verdict.is_ok(), "{context}: {}", plain.verdict);
-            assert_eq!(set.verdict, plain.verdict, "{context}");
-            assert_eq!(set.moves, plain.moves, "{context}");
-            assert_eq!(points(&set), points(&plain), "{context}");
+            assert_same_game(&context, &set, &plain);
         }
     }
 }

@@ -8,7 +8,8 @@
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Tunable, Verdict};
+use marathon_core::settings::list_part;
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -37,11 +38,7 @@ impl GameSpec for Polyomino {
         given: &Settings,
     ) -> Result<Vec<(&'static str, String)>, String> {
         let params = ai::player_params(player, given)?;
-        Ok(if ai::reads_params(player) {
-            params.settings()
-        } else {
-            Vec::new()
-        })
+        Ok(list_part(ai::reads_params(player), &params))
     }
 
     fn environment(&self, case: &CaseId) -> Result<PolyominoEnv, String> {

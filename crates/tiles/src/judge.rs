@@ -8,7 +8,8 @@
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Tunable, Verdict};
+use marathon_core::settings::list_part;
+use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -46,11 +47,7 @@ impl GameSpec for Tiles {
         given: &Settings,
     ) -> Result<Vec<(&'static str, String)>, String> {
         let weights = ai::player_weights(player, ai::Weights::default(), given)?;
-        Ok(if ai::reads_weights(player) {
-            weights.settings()
-        } else {
-            Vec::new()
-        })
+        Ok(list_part(ai::reads_weights(player), &weights))
     }
 
     fn environment(&self, case: &CaseId) -> Result<TilesEnv, String> {

@@ -14,6 +14,7 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use marathon_core::rng::LineSeed;
+use marathon_core::settings::apply_part;
 use marathon_core::{Settings, SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{
@@ -47,13 +48,7 @@ pub fn reads_params(name: &str) -> bool {
 /// The default [`smart::Params`] with player `name`'s `given` settings applied, or what is
 /// wrong with them; a player without them takes no settings.
 pub fn player_params(name: &str, given: &Settings) -> Result<smart::Params, String> {
-    let mut params = smart::Params::default();
-    if reads_params(name) {
-        given.apply(name, &mut [&mut params])?;
-    } else {
-        given.apply(name, &mut [])?;
-    }
-    Ok(params)
+    apply_part(name, reads_params(name), smart::Params::default(), given)
 }
 
 /// Plays the case on `contest` with the named player; returns when the player is done (the

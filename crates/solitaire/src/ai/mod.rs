@@ -18,6 +18,7 @@ use std::io::{self, BufRead, Write};
 pub use marathon_core::Clock;
 
 use marathon_core::rng::{FastRng, seed_from_lines};
+use marathon_core::settings::apply_part;
 use marathon_core::{GameClock, Settings, SolveConfig, invalid_data, read_line, read_observation};
 
 use crate::generator::GROUP_ALPHABETS;
@@ -111,13 +112,7 @@ pub fn reads_weights(name: &str) -> bool {
 /// The playout weights with player `name`'s `given` settings applied, or what is wrong with
 /// them; a player without weights takes no settings.
 pub fn player_weights(name: &str, given: &Settings) -> Result<Weights, String> {
-    let mut weights = Weights::default();
-    if reads_weights(name) {
-        given.apply(name, &mut [&mut weights])?;
-    } else {
-        given.apply(name, &mut [])?;
-    }
-    Ok(weights)
+    apply_part(name, reads_weights(name), Weights::default(), given)
 }
 
 /// Builds the named player with `given` settings. `seed` comes from the first observation, so

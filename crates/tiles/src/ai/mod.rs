@@ -14,6 +14,7 @@ use std::io::{self, BufRead, Write};
 
 pub use marathon_core::Clock;
 use marathon_core::rng::{FastRng, seed_from_lines};
+use marathon_core::settings::apply_part;
 use marathon_core::{GameClock, Settings, SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{format_move, parse_params, parse_tile};
@@ -35,13 +36,7 @@ pub fn reads_weights(name: &str) -> bool {
 /// `base` (the weights tuned for the case) with player `name`'s `given` settings applied, or
 /// what is wrong with them; a player without weights takes no settings.
 pub fn player_weights(name: &str, base: Weights, given: &Settings) -> Result<Weights, String> {
-    let mut weights = base;
-    if reads_weights(name) {
-        given.apply(name, &mut [&mut weights])?;
-    } else {
-        given.apply(name, &mut [])?;
-    }
-    Ok(weights)
+    apply_part(name, reads_weights(name), base, given)
 }
 
 /// Builds the named player for a case with `state.params`. `seed` comes from what the player
