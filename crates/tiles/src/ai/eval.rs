@@ -112,7 +112,8 @@ impl Default for Weights {
             risk: 0.0,
             horizon: 30,
             line_rate: 0.0,
-            // Two replies two tiles deep on 8 kinds against none, `tiles_tune` seeds 101-600
+            // Two replies two tiles deep on 8 kinds against none, in-process (as `marathon-tune
+            // sweep tiles --vary deep_replies=0,2 --by N` compares them now), seeds 101-600
             // (N=10: 101-400) at the effort of each N's breadth: N=4 20,929 -> 20,967,
             // N=5 19,977 -> 20,310, N=6 16,465 -> 16,881, N=7 12,558 -> 13,292, N=8 7,632 ->
             // 8,053, N=9 5,574 -> 5,981, N=10 3,241 -> 3,415 (every kind: 3,694). It places

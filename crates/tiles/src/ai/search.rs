@@ -42,9 +42,10 @@ pub const RESERVE: f64 = 0.2;
 /// only narrows the moves after it.
 const BURST: u32 = 4;
 
-/// The weights for a case's parameters, tuned with `examples/tiles_tune.rs` on seeds above 100
-/// (the reported figures are on seeds 1-100): first one ply deep (effort 1) by coordinate
-/// search, then the discard cost and the breadth of the lookahead at its own effort.
+/// The weights for a case's parameters, tuned on seeds above 100 (the reported figures are on
+/// seeds 1-100) with an in-process harness, whose comparisons `marathon-tune sweep tiles
+/// --vary NAME=... --by N` now makes through the judge: first one ply deep (effort 1) by
+/// coordinate search, then the discard cost and the breadth of the lookahead at its own effort.
 pub fn tuned_weights(params: Params) -> Weights {
     let base = Weights::default();
     let weights = match params.n {
