@@ -544,13 +544,14 @@ impl Network {
         (self.stages * geometry().windows_len) as u32 + geometry().global[term]
     }
 
-    /// The trained network marathon ships (`linez.ntuple`, written by the `linez_train`
-    /// example). One stage: 340,000 games of TD(0.3) from zero (`linez_train 400000 a.bin
-    /// lambda=0.3 seed=11 report=20000`, stopped there), two runs on from it at a tenth of the
-    /// rate (`init=a.bin rate=0.1`, seeds 21 and 31, 195,000 and 75,000 games) averaged
-    /// (`linez_train average`), read with mirrored patterns merged, two more such runs of 70,000
-    /// games (seeds 61, 71) averaged. Then two stages: `init=that stages=2 rate=0.1 lambda=0.3
-    /// seed=82`, 120,000 games, and the mean of its checkpoints at 20,000 and 120,000 games.
+    /// The trained network marathon ships (`linez.ntuple`, written by `marathon-tune
+    /// linez-train`). One stage: 340,000 games of TD(0.3) from zero (`linez-train 400000 a.bin
+    /// --lambda 0.3 --seed 11 --report 20000`, stopped there), two runs on from it at a tenth of
+    /// the rate (`--init a.bin --rate 0.1`, seeds 21 and 31, 195,000 and 75,000 games) averaged
+    /// (`linez-average`), read with mirrored patterns merged, two more such runs of 70,000
+    /// games (seeds 61, 71) averaged. Then two stages: `--init that --stages 2 --rate 0.1
+    /// --lambda 0.3 --seed 82`, 120,000 games, and the mean of its checkpoints at 20,000 and
+    /// 120,000 games.
     /// Network greedy on seeds 1001-9000: the one-stage network before 661.9 (standard error
     /// 4.3), this one 676.5 (4.4).
     pub fn builtin() -> &'static Network {

@@ -5,7 +5,7 @@
 //! The opponents come from the last population of a genetic algorithm whose children copy each
 //! cell from one of two parents and add a little noise (docs/rules.md#reversi-generation). After
 //! 50-100 generations of drift most cells hold one dominant ancestral weight: measured on generated
-//! populations (`examples/ga_stats.rs`, seeds 201-230), 83% of a population lies within 6 of the
+//! populations (`marathon-tune reversi-ga-stats 201-230`), 83% of a population lies within 6 of the
 //! cell's dominant value, with a spread of 1.8 around it, and the rest is spread like the
 //! population (sd 27 around a case mean of about ±10). So each cell `c` has a shared value
 //! `u_c ~ N(mean, SPREAD²)`, and each opponent either is *kin* there (probability
@@ -54,8 +54,8 @@ pub struct Prior {
 }
 
 /// `kin_share` is above the measured 83%: 0.7, 0.8 and 0.9 predict 36.8%, 37.4% and 38.7% of
-/// the moves (infer_lab, seeds 61-100, 64 sweeps a round), 38.5% and 39.3% for 0.8 and 0.9 on
-/// seeds 101-130.
+/// the moves (`marathon-tune reversi-infer predict 61-100 lineage --sweeps 64 --kin-share K`),
+/// 38.5% and 39.3% for 0.8 and 0.9 on seeds 101-130.
 pub const PRIOR: Prior = Prior {
     mean_sd: 12.0,
     spread: 27.0,

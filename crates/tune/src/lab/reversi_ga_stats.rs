@@ -1,15 +1,21 @@
-//! The structure of the generator's final populations, for the AI's prior: per cell, how often
-//! two strategies share an ancestral weight (they then differ by the accumulated noise only),
-//! how far apart they are otherwise, and how the cells' weights spread around the population.
-//!
-//! cargo run --release -p marathon-reversi --example ga_stats -- SEEDS
+//! The structure of the Reversi generator's final populations, for the AI's prior: per cell,
+//! how often two strategies share an ancestral weight (they then differ by the accumulated
+//! noise only), how far apart they are otherwise, and how the cells' weights spread around the
+//! population. One line per seed, then the histogram of the weight differences over all seeds.
 
-use marathon_core::parse_seed_set;
+use clap::Args;
 use marathon_core::rng::JavaSecureRandom;
 use marathon_reversi::generator::{case_size, evolve};
 use marathon_reversi::rules::Cell;
 use marathon_reversi::strategy::Weights;
 use rayon::prelude::*;
+
+#[derive(Args)]
+pub struct GaStatsArgs {
+    /// Seeds: `1-100`, `1,5,9`, `7` or `@file`.
+    #[arg(value_name = "SEEDS")]
+    seeds: String,
+}
 
 const BOUNDS: [f64; 9] = [0.5, 1.0, 2.0, 3.0, 5.0, 8.0, 12.0, 20.0, 40.0];
 
@@ -100,9 +106,8 @@ fn stats(seed: u64) -> CaseStats {
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let seeds = parse_seed_set(&args[0]).expect("seeds");
+pub fn run(args: GaStatsArgs) -> Result<(), String> {
+    let seeds = super::seeds(&args.seeds)?;
     let results: Vec<CaseStats> = seeds.par_iter().map(|&s| stats(s)).collect();
     let mut total = [0u64; BOUNDS.len() + 1];
     for r in &results {
@@ -139,4 +144,5 @@ fn main() {
             cumulative as f64 / n as f64
         );
     }
+    Ok(())
 }

@@ -3,73 +3,120 @@
 //! each move the value of the previous afterstate moves towards the points in between plus the
 //! value of the new one. Learning rates are temporal-coherence rates (`ntuple::Trainer`).
 //!
-//! cargo run --release -p marathon-linez --example linez_train -- GAMES OUT.bin [rate=1]
-//!     [init=IN.bin] [stages=1] [seed=N] [report=1000] [lambda=0] [horizon=16]
+//! With `--lambda` above 0 an afterstate learns, `--horizon` afterstates late, the
+//! lambda-return over the afterstates after it (delayed TD(lambda), as in Jaśkowski's 2048
+//! players): credit travels back further per game than TD(0)'s one step.
 //!
-//! cargo run --release -p marathon-linez --example linez_train -- average OUT.bin IN.bin...
-//!     writes the network whose values are the mean of the given networks' values.
-//!
-//! With `lambda` above 0 an afterstate learns, `horizon` afterstates late, the lambda-return
-//! over the afterstates after it (delayed TD(lambda), as in Jaśkowski's 2048 players): credit
-//! travels back further per game than TD(0)'s one step.
+//! `linez-average` writes the network whose values are the mean of the given networks' values.
 
 use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use clap::Args;
 use marathon_core::rng::FastRng;
-use marathon_linez::ai::ntuple::{Features, Network, Trainer};
+use marathon_linez::ai::ntuple::{Features, MAX_STAGES, Network, Trainer};
 use marathon_linez::rules::{Board, COLORS, Color, PREVIEW_LEN, State, Turn, line_points};
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("average") {
-        let networks: Vec<Network> = args[2..]
-            .iter()
-            .map(|path| {
-                Network::from_bytes(&std::fs::read(path).expect("a network file")).expect(path)
-            })
-            .collect();
-        let mean = Network::mean_of(&networks).expect("networks of one shape");
-        std::fs::write(&args[1], mean.to_bytes()).expect("write the mean");
-        return;
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Self-play games to train on.
+    #[arg(value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Where the network goes: written at the start, then after every `--report` games.
+    #[arg(value_name = "OUT.bin")]
+    out: PathBuf,
+    /// Learning rate (scales the temporal-coherence rates).
+    #[arg(long, default_value_t = 1.0, value_parser = positive)]
+    rate: f32,
+    /// Start from this network (restaged to `--stages`) instead of all weights zero.
+    #[arg(long, value_name = "FILE")]
+    init: Option<PathBuf>,
+    /// Stages of the network: sets of tables for boards with more and more balls.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_STAGES as i64))]
+    stages: u32,
+    /// Seed of the self-play games' spawns.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the mean score and write OUT every this many games.
+    #[arg(long, value_name = "GAMES", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    report: u64,
+    /// TD(lambda)'s lambda, 0 to 1 (0: TD(0), each afterstate learns at once).
+    #[arg(long, default_value_t = 0.0, value_parser = unit)]
+    lambda: f32,
+    /// With `--lambda` above 0, how many afterstates an update waits for (the lambda-return is
+    /// cut there).
+    #[arg(long, value_name = "AFTERSTATES", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    horizon: u32,
+}
+
+#[derive(Args)]
+pub struct AverageArgs {
+    /// Where the mean network goes.
+    #[arg(value_name = "OUT.bin")]
+    out: PathBuf,
+    /// The networks to average (of one stage count).
+    #[arg(value_name = "IN.bin", required = true)]
+    inputs: Vec<PathBuf>,
+}
+
+fn positive(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("{text:?}: expected a number above 0")),
     }
-    let games: u64 = args.first().and_then(|g| g.parse().ok()).expect("GAMES");
-    let out = args.get(1).cloned().expect("OUT");
-    let (mut rate, mut init, mut seed, mut report) = (1.0f32, None, 1u64, 1000u64);
-    let mut stages = 1;
-    let mut lambda = Lambda {
-        lambda: 0.0,
-        horizon: 16,
+}
+
+fn unit(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text:?}: expected a number from 0 to 1")),
+    }
+}
+
+/// Reads a network file; the message names `what` (the flag or argument) and the file.
+fn read_network(what: &str, path: &Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{what} {}: {e}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{what} {}: {e}", path.display()))
+}
+
+fn write_network(path: &Path, network: &Network) -> Result<(), String> {
+    std::fs::write(path, network.to_bytes()).map_err(|e| format!("OUT {}: {e}", path.display()))
+}
+
+pub fn average(args: AverageArgs) -> Result<(), String> {
+    let networks = args
+        .inputs
+        .iter()
+        .map(|path| read_network("IN", path))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mean = Network::mean_of(&networks).map_err(|e| format!("IN: {e}"))?;
+    write_network(&args.out, &mean)
+}
+
+pub fn train(args: TrainArgs) -> Result<(), String> {
+    let stages = args.stages as usize;
+    let lambda = Lambda {
+        lambda: args.lambda,
+        horizon: args.horizon as usize,
     };
-    for arg in &args[2..] {
-        let (key, value) = arg.split_once('=').expect("key=value");
-        match key {
-            "rate" => rate = value.parse().expect("rate"),
-            "init" => init = Some(value.to_string()),
-            "seed" => seed = value.parse().expect("seed"),
-            "report" => report = value.parse().expect("report"),
-            "stages" => stages = value.parse().expect("stages"),
-            "lambda" => lambda.lambda = value.parse().expect("lambda"),
-            "horizon" => lambda.horizon = value.parse().expect("horizon"),
-            _ => panic!("unknown key {key}"),
-        }
-    }
-    let mut network = match init.as_deref() {
-        Some(path) => Network::from_bytes(&std::fs::read(path).expect("init file"))
-            .expect("init")
-            .restaged(stages),
+    let mut network = match &args.init {
+        Some(path) => read_network("--init", path)?.restaged(stages),
         None => Network::new(stages),
     };
+    // OUT is written once before training so that a path that cannot be written fails now,
+    // not after the first `--report` games.
+    write_network(&args.out, &network)?;
     let mut trainer = Trainer::new(&network);
-    let mut rng = FastRng::new(seed);
+    let mut rng = FastRng::new(args.seed);
     let started = Instant::now();
     let (mut score_sum, mut move_sum, mut count) = (0u64, 0u64, 0u64);
-    for game in 1..=games {
-        let (score, moves) = train_game(&mut network, &mut trainer, &mut rng, rate, lambda);
+    for game in 1..=args.games {
+        let (score, moves) = train_game(&mut network, &mut trainer, &mut rng, args.rate, lambda);
         score_sum += score;
         move_sum += moves;
         count += 1;
-        if game % report == 0 || game == games {
+        if game % args.report == 0 || game == args.games {
             println!(
                 "games {game}: mean {:.1}, moves {:.1}, {:.0} s",
                 score_sum as f64 / count as f64,
@@ -77,9 +124,10 @@ fn main() {
                 started.elapsed().as_secs_f64()
             );
             (score_sum, move_sum, count) = (0, 0, 0);
-            std::fs::write(&out, network.to_bytes()).expect("write weights");
+            write_network(&args.out, &network)?;
         }
     }
+    Ok(())
 }
 
 fn random_preview(rng: &mut FastRng) -> [Color; PREVIEW_LEN] {

@@ -1,38 +1,144 @@
-//! How well models of the opponents predict their moves, measured offline: each case is played
-//! with a fixed player 1 (greedy), the opponents' decisions are recorded round by round, and a
-//! model sees them in the order the AI would (a round's decisions are predicted before they are
-//! learnt).
-//!
-//! cargo run --release -p marathon-reversi --example infer_lab -- stats SEEDS
-//! cargo run --release -p marathon-reversi --example infer_lab -- predict SEEDS MODEL
-//!
-//! MODEL: `first` (the first legal move), `flips` (the most flips), `sibling` (another
-//! opponent's true weights), `lineage` (the AI's posterior samples; the environment variables
-//! SWEEPS, CHAINS, THIN, MEAN_SD, SPREAD, KIN_SHARE, KIN_SD and MISS_COST override its
-//! settings; START_AT_TRUTH starts the chains at the true weights and RESET_TRUTH restarts
-//! them there every round, which samples the exact posterior whatever the mixing; DEBUG prints
-//! how many decisions a chain explains).
+//! How well models of the Reversi opponents predict their moves, measured offline: each case is
+//! played with a fixed player 1 (greedy), the opponents' decisions are recorded round by round,
+//! and a model sees them in the order the AI would (a round's decisions are predicted before
+//! they are learnt).
 
-use marathon_core::parse_seed_set;
+use clap::{Args, Subcommand, ValueEnum};
 use marathon_core::rng::FastRng;
 use marathon_reversi::ai::greedy::most_flips;
 use marathon_reversi::ai::infer::Decision;
-use marathon_reversi::ai::lineage::{self, Ensemble};
+use marathon_reversi::ai::lineage::{self, Ensemble, PRIOR};
 use marathon_reversi::ai::search::Model;
 use marathon_reversi::generator::{self, ReversiCase};
-use marathon_reversi::rules::{Cell, State};
+use marathon_reversi::rules::Cell;
 use marathon_reversi::strategy::{self, Weights};
 use rayon::prelude::*;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let seeds = parse_seed_set(&args[1]).expect("seeds");
-    let cases: Vec<ReversiCase> = seeds.par_iter().map(|&s| generator::generate(s)).collect();
-    match args[0].as_str() {
-        "stats" => stats(&cases),
-        "predict" => predict(&cases, &args[2]),
-        other => panic!("unknown command {other}"),
+#[derive(Args)]
+pub struct InferArgs {
+    #[command(subcommand)]
+    command: InferCommand,
+}
+
+#[derive(Subcommand)]
+enum InferCommand {
+    /// Per case: the opponents' weights' mean and spread and their pairwise correlations.
+    Stats {
+        /// Seeds: `1-100`, `1,5,9`, `7` or `@file`.
+        #[arg(value_name = "SEEDS")]
+        seeds: String,
+    },
+    /// The share of the opponents' decisions (with more than one legal move) a model predicts,
+    /// per case and by game third.
+    Predict(Box<PredictArgs>),
+}
+
+#[derive(Args)]
+struct PredictArgs {
+    /// Seeds: `1-100`, `1,5,9`, `7` or `@file`.
+    #[arg(value_name = "SEEDS")]
+    seeds: String,
+    /// The model of the opponents.
+    #[arg(value_name = "MODEL")]
+    model: ModelName,
+    #[command(flatten)]
+    lineage: LineageArgs,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModelName {
+    /// The first legal move.
+    First,
+    /// The move flipping the most pieces.
+    Flips,
+    /// Another opponent's true weights.
+    Sibling,
+    /// The AI's posterior samples (`ai::lineage`), set by the lineage options.
+    Lineage,
+}
+
+impl ModelName {
+    fn name(self) -> &'static str {
+        match self {
+            ModelName::First => "first",
+            ModelName::Flips => "flips",
+            ModelName::Sibling => "sibling",
+            ModelName::Lineage => "lineage",
+        }
     }
+}
+
+/// The lineage model's settings: exact Gibbs sweeps and the prior (defaults: the AI's).
+#[derive(Args, Clone, Copy)]
+#[command(next_help_heading = "Lineage model")]
+struct LineageArgs {
+    /// Gibbs sweeps per round and chain.
+    #[arg(long, default_value_t = 4)]
+    sweeps: usize,
+    /// Independent chains.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    chains: u32,
+    /// Samples taken from each chain per round (its sweeps split between them).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    thin: u32,
+    /// The prior: spread of the case mean around 0.
+    #[arg(long, default_value_t = PRIOR.mean_sd, value_parser = positive)]
+    mean_sd: f64,
+    /// The prior: spread of a cell's shared value, and of an opponent's own weight.
+    #[arg(long, default_value_t = PRIOR.spread, value_parser = positive)]
+    spread: f64,
+    /// The prior: probability that an opponent is kin at a cell, 0 to 1.
+    #[arg(long, default_value_t = PRIOR.kin_share, value_parser = probability)]
+    kin_share: f64,
+    /// The prior: spread of a kin opponent's weight around the shared value.
+    #[arg(long, default_value_t = PRIOR.kin_sd, value_parser = positive)]
+    kin_sd: f64,
+    /// The likelihood: log-likelihood lost per (decision, other move) pair ordered wrongly.
+    #[arg(long, default_value_t = PRIOR.miss_cost, value_parser = non_negative)]
+    miss_cost: f64,
+    /// Start the chains at the true weights.
+    #[arg(long)]
+    start_at_truth: bool,
+    /// Restart the chains at the true weights every round: their samples then come from the
+    /// exact posterior (if the prior is right) whatever the mixing.
+    #[arg(long)]
+    reset_truth: bool,
+    /// Print to stderr, every round, how many decisions the first chain explains.
+    #[arg(long)]
+    debug: bool,
+}
+
+fn number(text: &str, ok: impl Fn(f64) -> bool, expected: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && ok(x) => Ok(x),
+        _ => Err(format!("{text:?}: expected {expected}")),
+    }
+}
+
+fn positive(text: &str) -> Result<f64, String> {
+    number(text, |x| x > 0.0, "a number above 0")
+}
+
+fn non_negative(text: &str) -> Result<f64, String> {
+    number(text, |x| x >= 0.0, "a number of at least 0")
+}
+
+fn probability(text: &str) -> Result<f64, String> {
+    number(text, |x| (0.0..=1.0).contains(&x), "a number from 0 to 1")
+}
+
+pub fn run(args: InferArgs) -> Result<(), String> {
+    let seeds = match &args.command {
+        InferCommand::Stats { seeds } => seeds,
+        InferCommand::Predict(predict) => &predict.seeds,
+    };
+    let seeds = super::seeds(seeds)?;
+    let cases: Vec<ReversiCase> = seeds.par_iter().map(|&s| generator::generate(s)).collect();
+    match args.command {
+        InferCommand::Stats { .. } => stats(&cases),
+        InferCommand::Predict(predict) => self::predict(&cases, predict.model, predict.lineage),
+    }
+    Ok(())
 }
 
 fn cells(size: usize) -> Vec<Cell> {
@@ -142,15 +248,11 @@ impl Predictor for Baseline {
     fn learn(&mut self, _: &[Decision]) {}
 }
 
-fn env(name: &str, default: f64) -> f64 {
-    std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
-}
-
-/// The lineage model: exact Gibbs sweeps (SWEEPS per round and chain, CHAINS, THIN; the prior
-/// from MEAN_SD, SPREAD, KIN_SHARE, KIN_SD and MISS_COST).
+/// The lineage model: exact Gibbs sweeps (`--sweeps` per round and chain, `--chains`,
+/// `--thin`) under the prior the options give.
 struct Lineage {
-    /// The true weights, with RESET_TRUTH: every round's chains start from them, so that their
-    /// samples come from the exact posterior (if the prior is right) whatever the mixing.
+    /// The true weights, with `--reset-truth`: every round's chains start from them, so that
+    /// their samples come from the exact posterior (if the prior is right) whatever the mixing.
     truth: Option<Vec<Weights>>,
     chains: Vec<lineage::Chain>,
     ensemble: Ensemble,
@@ -158,38 +260,37 @@ struct Lineage {
     rng: FastRng,
     sweeps: usize,
     thin: usize,
+    debug: bool,
 }
 
 impl Lineage {
-    fn new(case: &ReversiCase) -> Self {
-        let d = lineage::PRIOR;
+    fn new(case: &ReversiCase, args: LineageArgs) -> Self {
         let prior = lineage::Prior {
-            mean_sd: env("MEAN_SD", d.mean_sd),
-            spread: env("SPREAD", d.spread),
-            kin_share: env("KIN_SHARE", d.kin_share),
-            kin_sd: env("KIN_SD", d.kin_sd),
-            miss_cost: env("MISS_COST", d.miss_cost),
+            mean_sd: args.mean_sd,
+            spread: args.spread,
+            kin_share: args.kin_share,
+            kin_sd: args.kin_sd,
+            miss_cost: args.miss_cost,
         };
         let mut rng = FastRng::new(case.seed);
-        let chains = (0..env("CHAINS", 4.0) as usize)
+        let chains = (0..args.chains)
             .map(|_| {
                 let mut chain = lineage::Chain::new(case.size, case.players, prior, &mut rng);
-                if std::env::var("START_AT_TRUTH").is_ok() {
+                if args.start_at_truth {
                     chain.start_at(&case.opponents);
                 }
                 chain
             })
             .collect();
         let mut model = Lineage {
-            truth: std::env::var("RESET_TRUTH")
-                .is_ok()
-                .then(|| case.opponents.clone()),
+            truth: args.reset_truth.then(|| case.opponents.clone()),
             chains,
             ensemble: Ensemble::default(),
             work: lineage::Workspace::default(),
             rng,
-            sweeps: env("SWEEPS", 4.0) as usize,
-            thin: env("THIN", 4.0) as usize,
+            sweeps: args.sweeps,
+            thin: args.thin as usize,
+            debug: args.debug,
         };
         model.collect(0);
         model
@@ -220,7 +321,7 @@ impl Predictor for Lineage {
             }
         }
         self.collect(self.sweeps);
-        if std::env::var("DEBUG").is_ok() {
+        if self.debug {
             let c = &self.chains[0];
             eprintln!(
                 "decisions {} explained {} {}",
@@ -232,24 +333,23 @@ impl Predictor for Lineage {
     }
 }
 
-fn build(name: &str, case: &ReversiCase) -> Box<dyn Predictor> {
-    match name {
-        "sibling" => Box::new(Sibling(case.opponents.clone())),
-        "first" => Box::new(Baseline(false)),
-        "flips" => Box::new(Baseline(true)),
-        "lineage" => Box::new(Lineage::new(case)),
-        other => panic!("unknown model {other}"),
+fn build(model: ModelName, case: &ReversiCase, lineage: LineageArgs) -> Box<dyn Predictor> {
+    match model {
+        ModelName::Sibling => Box::new(Sibling(case.opponents.clone())),
+        ModelName::First => Box::new(Baseline(false)),
+        ModelName::Flips => Box::new(Baseline(true)),
+        ModelName::Lineage => Box::new(Lineage::new(case, lineage)),
     }
 }
 
-fn predict(cases: &[ReversiCase], model: &str) {
+fn predict(cases: &[ReversiCase], model: ModelName, lineage: LineageArgs) {
     // Hits and totals by game third.
     let results: Vec<[(u32, u32); 3]> = cases
         .par_iter()
         .map(|case| {
             let rounds = record(case);
             let all: usize = rounds.iter().map(Vec::len).sum();
-            let mut predictor = build(model, case);
+            let mut predictor = build(model, case, lineage);
             let mut seen = 0;
             let mut tally = [(0u32, 0u32); 3];
             for round in &rounds {
@@ -267,7 +367,6 @@ fn predict(cases: &[ReversiCase], model: &str) {
                 }
                 predictor.learn(round);
             }
-            let _ = State::new(case.size);
             tally
         })
         .collect();
@@ -292,7 +391,8 @@ fn predict(cases: &[ReversiCase], model: &str) {
     let overall = sum.iter().map(|x| x.0).sum::<u32>() as f64
         / sum.iter().map(|x| x.1).sum::<u32>().max(1) as f64;
     println!(
-        "{model}: predicted {:.3} (by third: {})",
+        "{}: predicted {:.3} (by third: {})",
+        model.name(),
         overall,
         sum.iter()
             .map(|x| format!("{:.3}", x.0 as f64 / x.1.max(1) as f64))
