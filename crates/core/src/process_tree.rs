@@ -55,7 +55,7 @@ pub fn spawn_player(command: &mut Command, tag: &PlayerTag) -> io::Result<Child>
     Ok(child)
 }
 
-/// Reaps a player's `sh` (already killed) and forgets it, in one step: see [`PLAYERS`].
+/// Reaps a player's `sh` (already killed) and forgets it, in one step: see `PLAYERS`.
 pub fn reap_player(child: &mut Child) {
     let mut players = players_write();
     let _ = child.wait();

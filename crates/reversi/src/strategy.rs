@@ -4,7 +4,7 @@
 //!
 //! The value is a function of the board alone: before the moves are tried, the weights of the
 //! mover's cells and of the other players' cells are summed in row-major order (`mine`,
-//! `theirs`); a move on `c` flipping cells `F` (summed in [`DIRECTIONS`](crate::rules::DIRECTIONS)
+//! `theirs`); a move on `c` flipping cells `F` (summed in [`crate::rules::DIRECTIONS`]
 //! order, nearest first) then has the value `(mine + (w[c] + sum F)) / (theirs - sum F)` in IEEE
 //! f64. Moves are tried in row-major order; the first strictly greatest value wins; NaN never
 //! wins; if none wins (every value NaN) the first legal move is played.

@@ -2,7 +2,7 @@
 //! play does not matter. Each finished case is handed to the caller on the calling thread as it
 //! finishes (to write it out at once); the run returns them in the order asked.
 //!
-//! An interruption ([`crate::interrupt`]) starts no new case and ends the running ones at once;
+//! An interruption ([`marathon_core::interrupt`]) starts no new case and ends the running ones at once;
 //! those are not results and are left out: the run returns the cases that finished.
 
 use std::io::IsTerminal;

@@ -31,9 +31,9 @@ pub struct Settings {
     pub depth: usize,
     /// How many moves, best by one-move worth, get the sampled evaluation.
     pub candidates: usize,
-    /// The loss in points to come that a settled decision may risk (see [`settled`]).
+    /// The loss in points to come that a settled decision may risk (see `settled`).
     pub settled_margin: f64,
-    /// The game length the time is planned for (see [`Settings::time_share`]).
+    /// The game length the time is planned for (see `Settings::time_share`).
     pub planned_moves: u32,
     /// A factor on every move's share of the remaining time.
     pub time_scale: f64,

@@ -1,5 +1,5 @@
 //! The `ai` player: reads the opponents' moves off successive boards
-//! ([`explain`](super::infer::explain)), samples their weights from the posterior given those
+//! ([`super::infer::explain`]), samples their weights from the posterior given those
 //! moves ([`lineage`](super::lineage)), and plays the move that does best on average over
 //! the samples ([`sampled_search`](search::sampled_search): under each sample's replies the game
 //! is a one-player puzzle, searched by a beam to the end).

@@ -5,7 +5,7 @@
 //! The reward is the points gained from the position on (removals and every bonus), so the
 //! search plans runs, sets and alternations as far as its playouts see them.
 //!
-//! - `ai` ([`Method::Tree`]): Monte Carlo tree search with chance nodes ([`super::mcts`]),
+//! - `ai` ([`Method::Tree`]): Monte Carlo tree search with chance nodes (`super::mcts`),
 //!   leaves valued by playouts of the noisy heuristic of [`super::policy`].
 //! - `flat` ([`Method::Flat`]): each legal removal is tried, its reveal sampled and the game
 //!   played on to its end by the same heuristic; a removal's value is the mean of its playouts.

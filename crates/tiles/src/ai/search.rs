@@ -17,7 +17,7 @@
 //! On an empty board the `W` goes to the centre, where the board has the most room to grow.
 //!
 //! With a fixed effort the player never reads the clock; with a time limit it spends up to
-//! [`BURST`] even shares of what is left on a move and keeps [`RESERVE`] of the limit untouched,
+//! `BURST` even shares of what is left on a move and keeps [`RESERVE`] of the limit untouched,
 //! besides what the moves still to come cost outside their lookahead (measured as it plays).
 
 use std::time::{Duration, Instant};
