@@ -9,13 +9,15 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::{
-    Game, PlayConfig, PlayerSpec, Settings, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
+    Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
     parse_seed_set, process_tree,
 };
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
 use marathon_runner::runner::{RunOptions, run_cases};
-use marathon_runner::select::{MAX_TIME_LIMIT_SECONDS, builtin_player, case_ids, time_limit};
+use marathon_runner::select::{
+    self, MAX_TIME_LIMIT_SECONDS, builtin_player, case_ids, checked_settings, time_limit,
+};
 use marathon_runner::{files, load, run_report};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
@@ -280,13 +282,6 @@ fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
 }
 
 /// The player's settings from the command line, checked against what the player has.
-fn player_settings(game: &dyn Game, player: &str, args: &PlayerArgs) -> Result<Settings, String> {
-    let settings = Settings::new(args.settings.clone());
-    game.settings(player, &settings)
-        .map_err(|e| format!("{} --set: {e}", game.name()))?;
-    Ok(settings)
-}
-
 fn list_players(game: &dyn Game) -> Result<(), Stop> {
     let mut text = format!(
         "{} players (the first is the default) and their settings:\n",
@@ -334,7 +329,7 @@ fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), Stop> {
     };
     let player = builtin_player(game, args.player.as_deref())?;
     let config = SolveConfig {
-        settings: player_settings(game, &player, args)?,
+        settings: checked_settings(game, &player, Settings::new(args.settings.clone()))?,
         player,
         time_limit: limit,
         effort: args.effort,
@@ -357,21 +352,16 @@ fn play_config(
     limit: Duration,
     quiet: bool,
 ) -> Result<PlayConfig, String> {
-    let (player_spec, settings) = match exec {
-        Some(command) => (PlayerSpec::Exec(command.to_string()), Settings::default()),
-        None => {
-            let name = builtin_player(game, player.player.as_deref())?;
-            let settings = player_settings(game, &name, player)?;
-            (PlayerSpec::Builtin(name), settings)
-        }
-    };
-    Ok(PlayConfig {
-        player: player_spec,
-        time_limit: limit,
-        effort: player.effort,
-        quiet,
+    let settings = Settings::new(player.settings.clone());
+    select::play_config(
+        game,
+        player.player.as_deref(),
+        exec,
         settings,
-    })
+        limit,
+        player.effort,
+    )
+    .map(|config| PlayConfig { quiet, ..config })
 }
 
 fn replay(args: ReplayArgs) -> Result<(), Stop> {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use marathon_core::{CaseId, Game};
+use marathon_core::{CaseId, Game, PlayConfig, PlayerSpec, Settings};
 
 /// The longest time limit accepted, in seconds (11.6 days): far beyond any contest's, and small
 /// enough that every sum of times stays exact.
@@ -60,4 +60,49 @@ pub fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, Str
             players.join(", ")
         )),
     }
+}
+
+/// `--set`: `settings` if built-in player `player` has them all, with values it can play with.
+pub fn checked_settings(
+    game: &dyn Game,
+    player: &str,
+    settings: Settings,
+) -> Result<Settings, String> {
+    game.settings(player, &settings)
+        .map_err(|e| format!("{} --set: {e}", game.name()))?;
+    Ok(settings)
+}
+
+/// How to play: the external program `exec`, else built-in player `player` (the game's first
+/// unless named) with its checked `settings`; an external program takes no settings. Programs'
+/// stderr is passed through (`quiet: false`).
+pub fn play_config(
+    game: &dyn Game,
+    player: Option<&str>,
+    exec: Option<&str>,
+    settings: Settings,
+    limit: Duration,
+    effort: Option<u64>,
+) -> Result<PlayConfig, String> {
+    let (player, settings) = match exec {
+        Some(_) if player.is_some() => {
+            return Err("--exec and --player: a case has one player".into());
+        }
+        Some(_) if !settings.is_empty() => {
+            return Err("--exec and --set: settings are for built-in players".into());
+        }
+        Some(command) => (PlayerSpec::Exec(command.to_string()), settings),
+        None => {
+            let name = builtin_player(game, player)?;
+            let settings = checked_settings(game, &name, settings)?;
+            (PlayerSpec::Builtin(name), settings)
+        }
+    };
+    Ok(PlayConfig {
+        player,
+        time_limit: limit,
+        effort,
+        quiet: false,
+        settings,
+    })
 }
