@@ -16,6 +16,7 @@ pub mod process_tree;
 pub mod replay;
 pub mod rng;
 pub mod seeds;
+pub mod space;
 pub mod verdict;
 
 pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig, format_score};
