@@ -209,7 +209,10 @@ pub fn check_position<E: Spaces>(env: &E, exact: bool) -> Result<(), String> {
         return Err(format!("an action for index {} (out of range)", E::ACTIONS));
     }
     if exact && numbered != legal.len() {
-        return Err(format!("{numbered} of {} legal actions numbered", legal.len()));
+        return Err(format!(
+            "{numbered} of {} legal actions numbered",
+            legal.len()
+        ));
     }
     if env.turn() == Turn::Player && !mask.contains(&1) {
         return Err("the player's turn, and nothing allowed".into());

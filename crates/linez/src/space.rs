@@ -31,8 +31,12 @@ impl Spaces for LinezEnv {
     const FIELDS: &'static [Field] = FIELDS;
 
     fn action(&self, index: usize) -> Option<Move> {
-        (index < Self::ACTIONS)
-            .then(|| Move::new(Cell::from_index(index / CELLS), Cell::from_index(index % CELLS)))
+        (index < Self::ACTIONS).then(|| {
+            Move::new(
+                Cell::from_index(index / CELLS),
+                Cell::from_index(index % CELLS),
+            )
+        })
     }
 
     fn action_index(&self, mv: Move) -> Option<usize> {
@@ -85,7 +89,10 @@ mod tests {
         let mv = Move::new(Cell::new(8, 7), Cell::new(5, 5));
         let index = env.action_index(mv).expect("a number");
         assert_eq!(index, (8 * 9 + 7) * 81 + 5 * 9 + 5);
-        assert_eq!(env.format_action(env.action(index).expect("a move")), "I8F6");
+        assert_eq!(
+            env.format_action(env.action(index).expect("a move")),
+            "I8F6"
+        );
         assert_eq!(env.action(LinezEnv::ACTIONS), None);
     }
 
@@ -96,7 +103,10 @@ mod tests {
         let text = env.message(None);
         let mut expected = Vec::new();
         for line in text.lines() {
-            expected.extend(line.bytes().map(|b| if b == b'.' { 0 } else { (b - b'0') as i8 }));
+            expected.extend(
+                line.bytes()
+                    .map(|b| if b == b'.' { 0 } else { (b - b'0') as i8 }),
+            );
         }
         let mut observed = Vec::new();
         for buffer in fields {

@@ -13,7 +13,9 @@
 use marathon_core::space::{Dtype, Field, Spaces, Values};
 
 use crate::env::TilesEnv;
-use crate::rules::{EMPTY, MAX_MOVES, MAX_N, MAX_SIZE, Move, Pos, REGULAR_BASE, STRIDE, Tile, WILD};
+use crate::rules::{
+    EMPTY, MAX_MOVES, MAX_N, MAX_SIZE, Move, Pos, REGULAR_BASE, STRIDE, Tile, WILD,
+};
 
 const SIDE: usize = MAX_SIZE as usize;
 const CELLS: usize = SIDE * SIDE;
@@ -163,9 +165,18 @@ mod tests {
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         }
         let env = TilesEnv::new(1);
-        assert_eq!(env.format_action(env.action(3 * 12 + 5).expect("a move")), "3 5");
-        assert_eq!(env.format_action(env.action(144).expect("a move")), "DISCARD");
-        assert_eq!(env.format_action(env.action(145).expect("a move")), "GIVE UP");
+        assert_eq!(
+            env.format_action(env.action(3 * 12 + 5).expect("a move")),
+            "3 5"
+        );
+        assert_eq!(
+            env.format_action(env.action(144).expect("a move")),
+            "DISCARD"
+        );
+        assert_eq!(
+            env.format_action(env.action(145).expect("a move")),
+            "GIVE UP"
+        );
         assert_eq!(env.action(146), None);
     }
 
