@@ -37,7 +37,7 @@ impl Spaces for ReversiEnv {
     const FIELDS: &'static [Field] = FIELDS;
 
     fn action(&self, index: usize) -> Option<MoveText> {
-        (index < CELLS).then(|| MoveText {
+        (index < CELLS).then_some(MoveText {
             col: index % MAX_SIZE,
             row: index / MAX_SIZE,
         })
