@@ -125,10 +125,11 @@ mod tests {
                 let at = row * MAX_SIZE + col;
                 let on_board = row < n && col < n;
                 assert_eq!(board[at], i8::from(on_board));
-                let owner = on_board
-                    .then(|| rows[row].as_bytes()[col])
-                    .filter(|&b| b != b'.')
-                    .map(|b| usize::from(b - b'0'));
+                let owner = rows
+                    .get(row)
+                    .and_then(|cells| cells.as_bytes().get(col))
+                    .filter(|&&b| b != b'.')
+                    .map(|&b| usize::from(b - b'0'));
                 for player in 1..=MAX_PLAYERS {
                     assert_eq!(board[player * CELLS + at], i8::from(owner == Some(player)));
                 }
