@@ -94,6 +94,11 @@ class MarathonEnv(gymnasium.Env):
         """The contest's score so far."""
         return self._core.score
 
+    @property
+    def moves(self) -> int:
+        """The player's moves so far, as the judge counts them."""
+        return self._core.moves
+
 
 def register_all() -> None:
     """Registers every game's environment with Gymnasium (once)."""
