@@ -39,6 +39,10 @@ def make(game: str, **kwargs: Any) -> gymnasium.Env:
     return gymnasium.make(marathon_games.env_id(game), **kwargs)
 
 
+#: The action that ends a game by the player's choice (`GIVE UP`, `DONE`, `0 0`), by game.
+STOP = {"tiles": 145, "polyomino": 998, "solitaire": 36}
+
+
 def random_action(info: dict[str, Any], rng: random.Random) -> int:
     """A uniformly random allowed action."""
     allowed = np.flatnonzero(info["action_mask"])
@@ -46,20 +50,37 @@ def random_action(info: dict[str, Any], rng: random.Random) -> int:
     return int(allowed[rng.randrange(len(allowed))])
 
 
+def patient_action(game: str, info: dict[str, Any], rng: random.Random) -> int:
+    """A random allowed action that stops the game by choice only once in a hundred turns (or
+    when nothing else is allowed), and asks for small polyominoes (3 to 12 cells), so that the
+    game goes on long enough to score."""
+    allowed = np.flatnonzero(info["action_mask"])
+    stop = STOP.get(game)
+    if game == "polyomino":
+        allowed = allowed[(allowed < 10) | (allowed >= stop)]
+    others = allowed[allowed != stop]
+    if len(others) == 0 or (len(others) < len(allowed) and rng.random() < 0.01):
+        return int(stop)
+    return int(others[rng.randrange(len(others))])
+
+
 def play_random(
     env: gymnasium.Env,
     seed: int,
     options: Optional[dict[str, Any]] = None,
     max_steps: int = 50_000,
+    patient: bool = False,
 ) -> tuple[list[str], float, dict[str, Any]]:
-    """Plays case ``seed`` with random allowed actions to its end; returns the reply lines the
-    actions stand for, the sum of the rewards and the last info."""
+    """Plays case ``seed`` with random allowed actions to its end (``patient_action``s if
+    ``patient``); returns the reply lines the actions stand for, the sum of the rewards (from
+    the score at the start) and the last info."""
+    game = env.unwrapped.game
     rng = random.Random(seed)
     observation, info = env.reset(seed=seed, options=options)
     replies: list[str] = []
     total = info["score"]
     for _ in range(max_steps):
-        action = random_action(info, rng)
+        action = patient_action(game, info, rng) if patient else random_action(info, rng)
         replies.append(env.unwrapped.action_text(action))
         observation, reward, terminated, truncated, info = env.step(action)
         assert observation in env.observation_space
