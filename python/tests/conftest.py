@@ -45,7 +45,7 @@ STOP = {"tiles": 145, "polyomino": 998, "solitaire": 36}
 
 def random_action(info: dict[str, Any], rng: random.Random) -> int:
     """A uniformly random allowed action."""
-    allowed = np.flatnonzero(info["action_mask"])
+    allowed = np.flatnonzero(info["action_mask"].view(np.bool_))
     assert len(allowed) > 0, "no action allowed on the player's turn"
     return int(allowed[rng.randrange(len(allowed))])
 
@@ -54,7 +54,7 @@ def patient_action(game: str, info: dict[str, Any], rng: random.Random) -> int:
     """A random allowed action that stops the game by choice only once in a hundred turns (or
     when nothing else is allowed), and asks for small polyominoes (3 to 12 cells), so that the
     game goes on long enough to score."""
-    allowed = np.flatnonzero(info["action_mask"])
+    allowed = np.flatnonzero(info["action_mask"].view(np.bool_))
     stop = STOP.get(game)
     if game == "polyomino":
         allowed = allowed[(allowed < 10) | (allowed >= stop)]

@@ -330,7 +330,10 @@ mod tests {
             };
             let (rules_score, _) = game.replay(&case, &replies).expect("replays");
             assert_eq!(score, rules_score, "{name}");
-            assert!((total - score).abs() < 1e-9, "{name}: {total} gained, score {score}");
+            assert!(
+                (total - score).abs() < 1e-9,
+                "{name}: {total} gained, score {score}"
+            );
         }
     }
 

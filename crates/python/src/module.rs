@@ -39,7 +39,9 @@ impl Core {
                     let array = PyArray::<i8, _>::zeros(py, shape, false);
                     {
                         let mut values = array.readwrite();
-                        let slice = values.as_slice_mut().map_err(|e| value_error(e.to_string()))?;
+                        let slice = values
+                            .as_slice_mut()
+                            .map_err(|e| value_error(e.to_string()))?;
                         self.driver.observe(index, &mut Values::I8(slice));
                     }
                     observation.set_item(name.bind(py), array)?;
@@ -48,7 +50,9 @@ impl Core {
                     let array = PyArray::<i32, _>::zeros(py, shape, false);
                     {
                         let mut values = array.readwrite();
-                        let slice = values.as_slice_mut().map_err(|e| value_error(e.to_string()))?;
+                        let slice = values
+                            .as_slice_mut()
+                            .map_err(|e| value_error(e.to_string()))?;
                         self.driver.observe(index, &mut Values::I32(slice));
                     }
                     observation.set_item(name.bind(py), array)?;
@@ -114,7 +118,13 @@ impl Core {
                     Dtype::I8 => "int8",
                     Dtype::I32 => "int32",
                 };
-                (field.name, field.shape.to_vec(), dtype, field.low, field.high)
+                (
+                    field.name,
+                    field.shape.to_vec(),
+                    dtype,
+                    field.low,
+                    field.high,
+                )
             })
             .collect();
         PyList::new(py, fields)
@@ -165,7 +175,9 @@ impl Core {
         let mask = PyArray1::<i8>::zeros(py, self.driver.actions(), false);
         {
             let mut values = mask.readwrite();
-            let slice = values.as_slice_mut().map_err(|e| value_error(e.to_string()))?;
+            let slice = values
+                .as_slice_mut()
+                .map_err(|e| value_error(e.to_string()))?;
             self.driver.action_mask(slice);
         }
         Ok(mask)
