@@ -34,9 +34,16 @@ def marathon_bin() -> Path:
     return ROOT / "target" / "release" / "marathon"
 
 
-def make(game: str, **kwargs: Any) -> gymnasium.Env:
+def make(game: str, **kwargs: Any) -> gymnasium.Env[Any, Any]:
     """``gymnasium.make`` of ``game``'s registered environment."""
     return gymnasium.make(marathon_games.env_id(game), **kwargs)
+
+
+def unwrapped(env: gymnasium.Env[Any, Any]) -> marathon_games.MarathonEnv:
+    """The marathon environment inside Gymnasium's wrappers."""
+    inner = env.unwrapped
+    assert isinstance(inner, marathon_games.MarathonEnv)
+    return inner
 
 
 #: The action that ends a game by the player's choice (`GIVE UP`, `DONE`, `0 0`), by game.
@@ -55,17 +62,17 @@ def patient_action(game: str, info: dict[str, Any], rng: random.Random) -> int:
     when nothing else is allowed), and asks for small polyominoes (3 to 12 cells), so that the
     game goes on long enough to score."""
     allowed = np.flatnonzero(info["action_mask"].view(np.bool_))
-    stop = STOP.get(game)
+    stop = STOP.get(game, -1)
     if game == "polyomino":
         allowed = allowed[(allowed < 10) | (allowed >= stop)]
     others = allowed[allowed != stop]
     if len(others) == 0 or (len(others) < len(allowed) and rng.random() < 0.01):
-        return int(stop)
+        return stop
     return int(others[rng.randrange(len(others))])
 
 
 def play_random(
-    env: gymnasium.Env,
+    env: gymnasium.Env[Any, Any],
     seed: int,
     options: Optional[dict[str, Any]] = None,
     max_steps: int = 50_000,
@@ -74,14 +81,14 @@ def play_random(
     """Plays case ``seed`` with random allowed actions to its end (``patient_action``s if
     ``patient``); returns the reply lines the actions stand for, the sum of the rewards (from
     the score at the start) and the last info."""
-    game = env.unwrapped.game
+    game = unwrapped(env).game
     rng = random.Random(seed)
     observation, info = env.reset(seed=seed, options=options)
     replies: list[str] = []
     total = info["score"]
     for _ in range(max_steps):
         action = patient_action(game, info, rng) if patient else random_action(info, rng)
-        replies.append(env.unwrapped.action_text(action))
+        replies.append(unwrapped(env).action_text(action))
         observation, reward, terminated, truncated, info = env.step(action)
         assert observation in env.observation_space
         assert not truncated

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -13,14 +14,14 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import marathon_games
-from conftest import GAMES, make, play_random
+from conftest import GAMES, make, play_random, unwrapped
 
 
 def test_the_registry_lists_five_games_each_registered() -> None:
     assert GAMES == ["linez", "tiles", "reversi", "polyomino", "solitaire"]
     for game, name in zip(GAMES, ["Linez", "Tiles", "Reversi", "Polyomino", "Solitaire"]):
         assert f"marathon/{name}-v0" in gymnasium.registry
-        assert make(game).unwrapped.game == game
+        assert unwrapped(make(game)).game == game
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -78,6 +79,7 @@ def test_seeds_reproduce_and_differ(game: str) -> None:
     # Seed 1 is a smaller reversi board than 7: its start differs (same-sized cases differ only
     # in their hidden opponents).
     other, _ = env.reset(seed=1)
+    assert isinstance(env.observation_space, gymnasium.spaces.Dict)
     for name, space in env.observation_space.spaces.items():
         assert first[name].dtype == space.dtype and first[name].shape == space.shape
         np.testing.assert_array_equal(first[name], again[name])
@@ -97,7 +99,8 @@ def test_bad_input_raises_value_error() -> None:
         marathon_games.MarathonEnv("chess")
     env = make("tiles")
     env.reset(seed=1)
-    actions = env.action_space.n
+    assert isinstance(env.action_space, gymnasium.spaces.Discrete)
+    actions = int(env.action_space.n)
     for action in (-1, actions, 2**70):
         with pytest.raises((ValueError, OverflowError)):
             env.step(action)
@@ -122,7 +125,7 @@ def test_a_refused_action_ends_the_game_with_the_contests_failure_score() -> Non
     assert terminated and "invalid" in info
     assert (reward, info["score"]) == (-1.0, 0.0), "tiles scores 0 for an invalid reply"
     with pytest.raises(ValueError, match="over"):
-        env.unwrapped.step(0)
+        unwrapped(env).step(0)
     # Linez keeps its points.
     linez = make("linez")
     linez.reset(seed=1)
@@ -130,5 +133,5 @@ def test_a_refused_action_ends_the_game_with_the_contests_failure_score() -> Non
     assert terminated and reward == 0.0 and "A1A1" in info["invalid"]
 
 
-def random_allowed(info: dict) -> int:
+def random_allowed(info: dict[str, Any]) -> int:
     return int(random.Random(0).choice(np.flatnonzero(info["action_mask"])))

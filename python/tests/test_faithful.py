@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import pytest
 
-from conftest import make, play_random
+from conftest import make, play_random, unwrapped
 
 REPLAY = Path(__file__).with_name("replay_program.py")
 
@@ -51,4 +51,4 @@ def test_a_random_transcript_scores_the_same_through_the_judge(
     # Polyomino's score loses 1% a second of the program's time; `raw` is the score before.
     judged = result["metrics"]["raw"] if game == "polyomino" else result["score"]
     assert judged == pytest.approx(info["score"], abs=1e-9)
-    assert result["moves"] == env.unwrapped.moves
+    assert result["moves"] == unwrapped(env).moves
