@@ -17,6 +17,7 @@ pub mod replay;
 pub mod rng;
 pub mod seeds;
 pub mod settings;
+pub mod space;
 pub mod verdict;
 
 pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig, format_score};

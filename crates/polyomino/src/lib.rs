@@ -18,6 +18,7 @@ pub mod generator;
 pub mod judge;
 pub mod protocol;
 pub mod rules;
+pub mod space;
 pub mod vis;
 
 pub use judge::{POLYOMINO, Polyomino};

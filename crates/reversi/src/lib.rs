@@ -14,6 +14,7 @@ pub mod generator;
 pub mod judge;
 pub mod protocol;
 pub mod rules;
+pub mod space;
 pub mod strategy;
 pub mod vis;
 

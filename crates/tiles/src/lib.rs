@@ -14,6 +14,7 @@ pub mod generator;
 pub mod judge;
 pub mod protocol;
 pub mod rules;
+pub mod space;
 pub mod vis;
 
 pub use judge::{TILES, Tiles};

@@ -1,0 +1,7 @@
+//! marathon's games for Python: the `marathon_games._core` extension module (built by maturin
+//! from `python/`, with the `python` feature) over [`driver`], which plays any game by action
+//! numbers and is plain Rust.
+
+pub mod driver;
+#[cfg(feature = "python")]
+mod module;

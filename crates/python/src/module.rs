@@ -1,0 +1,232 @@
+//! The `marathon_games._core` extension module: the [`Driver`] of a game as a Python class whose
+//! `reset` and `step` return numpy arrays, so that the Gymnasium class in
+//! `python/marathon_games/env.py` is a thin shell. Every call returns fresh arrays (a caller may
+//! keep an observation), filled in place; nothing else is allocated per step. Bad input from
+//! Python raises `ValueError`, never a panic.
+
+use numpy::ndarray::IxDyn;
+use numpy::{PyArray, PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use marathon_core::space::{Dtype, Values};
+
+use crate::driver::{self, Driver};
+
+/// A game's case in play, driven by action numbers (see the driver's doc).
+#[pyclass(module = "marathon_games._core", name = "Core")]
+struct Core {
+    driver: Box<dyn Driver>,
+    /// The fields' names as Python strings, made once.
+    names: Vec<Py<PyString>>,
+    /// The info dict's keys, made once.
+    mask_key: Py<PyString>,
+    score_key: Py<PyString>,
+}
+
+fn value_error(message: String) -> PyErr {
+    PyValueError::new_err(message)
+}
+
+impl Core {
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let observation = PyDict::new(py);
+        for (index, (field, name)) in self.driver.fields().iter().zip(&self.names).enumerate() {
+            let shape = IxDyn(field.shape);
+            match field.dtype {
+                Dtype::I8 => {
+                    let array = PyArray::<i8, _>::zeros(py, shape, false);
+                    {
+                        let mut values = array.readwrite();
+                        let slice = values
+                            .as_slice_mut()
+                            .map_err(|e| value_error(e.to_string()))?;
+                        self.driver.observe(index, &mut Values::I8(slice));
+                    }
+                    observation.set_item(name.bind(py), array)?;
+                }
+                Dtype::I32 => {
+                    let array = PyArray::<i32, _>::zeros(py, shape, false);
+                    {
+                        let mut values = array.readwrite();
+                        let slice = values
+                            .as_slice_mut()
+                            .map_err(|e| value_error(e.to_string()))?;
+                        self.driver.observe(index, &mut Values::I32(slice));
+                    }
+                    observation.set_item(name.bind(py), array)?;
+                }
+            }
+        }
+        Ok(observation)
+    }
+
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let info = PyDict::new(py);
+        info.set_item(self.mask_key.bind(py), self.mask(py)?)?;
+        info.set_item(self.score_key.bind(py), self.driver.score())?;
+        Ok(info)
+    }
+}
+
+#[pymethods]
+impl Core {
+    /// The case driver of game `game` (one of `games()`).
+    #[new]
+    fn new(py: Python<'_>, game: &str) -> PyResult<Self> {
+        let driver = driver::driver(game).ok_or_else(|| {
+            value_error(format!(
+                "no game {game:?}: the games are {}",
+                driver::games().join(", ")
+            ))
+        })?;
+        let names = driver
+            .fields()
+            .iter()
+            .map(|field| PyString::intern(py, field.name).unbind())
+            .collect();
+        Ok(Core {
+            driver,
+            names,
+            mask_key: PyString::intern(py, "action_mask").unbind(),
+            score_key: PyString::intern(py, "score").unbind(),
+        })
+    }
+
+    /// The game's name.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.driver.name()
+    }
+
+    /// The size of the `Discrete` action space.
+    #[getter]
+    fn actions(&self) -> usize {
+        self.driver.actions()
+    }
+
+    /// The observation's arrays: `(name, shape, dtype, low, high)` each, dtype `"int8"` or
+    /// `"int32"`.
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let fields: Vec<_> = self
+            .driver
+            .fields()
+            .iter()
+            .map(|field| {
+                let dtype = match field.dtype {
+                    Dtype::I8 => "int8",
+                    Dtype::I32 => "int32",
+                };
+                (
+                    field.name,
+                    field.shape.to_vec(),
+                    dtype,
+                    field.low,
+                    field.high,
+                )
+            })
+            .collect();
+        PyList::new(py, fields)
+    }
+
+    /// The case groups as `(first, last, default)`, or `None` for a game without groups.
+    fn groups(&self) -> Option<(u32, u32, u32)> {
+        self.driver
+            .groups()
+            .map(|(range, default)| (*range.start(), *range.end(), default))
+    }
+
+    /// Starts case `seed` (in `group`) and returns `(observation, info)`.
+    #[pyo3(signature = (seed, group=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: u64,
+        group: Option<u32>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        // Dealing a reversi case runs a genetic algorithm: let other Python threads run.
+        let driver = &mut self.driver;
+        py.detach(|| driver.reset(seed, group))
+            .map_err(value_error)?;
+        (self.observation(py)?, self.info(py)?).into_pyobject(py)
+    }
+
+    /// Plays action `index`; returns `(observation, reward, terminated, info)`. A refused
+    /// action ends the game (`info["invalid"]` says why); an index outside the space, or a step
+    /// after the end, raises `ValueError`.
+    fn step<'py>(&mut self, py: Python<'py>, index: i64) -> PyResult<Bound<'py, PyTuple>> {
+        let stepped = self.driver.step(index).map_err(value_error)?;
+        let info = self.info(py)?;
+        if let Some(reason) = stepped.invalid {
+            info.set_item("invalid", reason)?;
+        }
+        (
+            self.observation(py)?,
+            stepped.reward,
+            stepped.terminated,
+            info,
+        )
+            .into_pyobject(py)
+    }
+
+    /// The allowed actions now: a numpy int8 array of 0 and 1.
+    fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let mask = PyArray1::<i8>::zeros(py, self.driver.actions(), false);
+        {
+            let mut values = mask.readwrite();
+            let slice = values
+                .as_slice_mut()
+                .map_err(|e| value_error(e.to_string()))?;
+            self.driver.action_mask(slice);
+        }
+        Ok(mask)
+    }
+
+    /// The observation now, as `reset` and `step` return it.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.observation(py)
+    }
+
+    /// The contest's text the judge would write now.
+    fn message(&self) -> String {
+        self.driver.message()
+    }
+
+    /// The protocol's reply line for action `index` now.
+    fn action_text(&self, index: i64) -> PyResult<String> {
+        self.driver.action_text(index).map_err(value_error)
+    }
+
+    /// The contest's score so far.
+    #[getter]
+    fn score(&self) -> f64 {
+        self.driver.score()
+    }
+
+    /// The player's moves so far.
+    #[getter]
+    fn moves(&self) -> u64 {
+        self.driver.moves()
+    }
+
+    /// Whether the game is over (or not started).
+    #[getter]
+    fn over(&self) -> bool {
+        self.driver.is_over()
+    }
+}
+
+/// The games' names, in the order `marathon play` runs them.
+#[pyfunction]
+fn games() -> Vec<&'static str> {
+    driver::games()
+}
+
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<Core>()?;
+    module.add_function(wrap_pyfunction!(games, module)?)?;
+    Ok(())
+}
