@@ -5,6 +5,29 @@ from typing import Any, Optional
 import numpy as np
 
 def games() -> list[str]: ...
+def seeds(text: str) -> list[int]: ...
+def check(
+    game: str,
+    seeds: list[int],
+    player: Optional[str] = None,
+    effort: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    exec: Optional[str] = None,
+    group: Optional[int] = None,
+    threads: Optional[int] = None,
+    settings: list[tuple[str, str]] = ...,
+) -> None: ...
+def play(
+    game: str,
+    seeds: list[int],
+    player: Optional[str] = None,
+    effort: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    exec: Optional[str] = None,
+    group: Optional[int] = None,
+    threads: Optional[int] = None,
+    settings: list[tuple[str, str]] = ...,
+) -> list[str]: ...
 
 class Core:
     """A game's case in play, driven by action numbers."""

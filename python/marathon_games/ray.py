@@ -14,27 +14,26 @@ program must exist at the same path on every node.
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Sequence, Union
+from typing import Any, Iterator, Mapping, Optional
 
 import marathon_games
-
-Seeds = Union[str, int, Sequence[int]]
+from marathon_games import Seeds
 
 
 def play(
     game: str,
-    seeds: Seeds,
+    seed_set: Seeds,
     player: Optional[str] = None,
     effort: Optional[int] = None,
     time_limit: Optional[float] = None,
     exec: Optional[str] = None,
     group: Optional[int] = None,
-    settings: Optional[dict] = None,
+    settings: Optional[Mapping[str, Any]] = None,
     num_cpus: float = 1,
     chunk: int = 1,
     max_retries: int = 3,
-) -> Iterator[dict]:
-    """Plays ``seeds`` of ``game`` on the Ray cluster and yields each case's record (a dict,
+) -> Iterator[dict[str, Any]]:
+    """Plays ``seed_set`` of ``game`` on the Ray cluster and yields each case's record (a dict,
     as a line of ``marathon play --json``) as its chunk finishes.
 
     ``chunk`` cases go to one task (more per task: less scheduling per case, coarser retries);
@@ -47,8 +46,8 @@ def play(
         raise ValueError(f"chunk={chunk}: expected at least 1")
     if num_cpus <= 0:
         raise ValueError(f"num_cpus={num_cpus}: expected more than 0")
-    seed_list = marathon_games.seeds(seeds)
-    options = dict(
+    seed_list = marathon_games.seeds(seed_set)
+    options: dict[str, Any] = dict(
         player=player,
         effort=effort,
         time_limit=time_limit,
@@ -57,12 +56,12 @@ def play(
         settings=settings,
     )
     # Refuses a bad game, player, group, setting or time limit here, not in every task.
-    marathon_games.check(game, **options)
+    marathon_games.check(game, seed_list, **options)
     if not ray.is_initialized():
         ray.init()
 
     @ray.remote(num_cpus=num_cpus, max_retries=max_retries)
-    def play_chunk(chunk_seeds: list[int]) -> list[dict]:
+    def play_chunk(chunk_seeds: list[int]) -> list[dict[str, Any]]:
         return marathon_games.play(game, chunk_seeds, threads=1, **options)
 
     pending = [

@@ -16,6 +16,12 @@ pub fn request(signal: i32) -> bool {
         .is_ok()
 }
 
+/// Forgets a stop that was asked for and has been handled: for a library's host that goes on
+/// after an interrupted run (Python after `KeyboardInterrupt`). The binary never clears it.
+pub fn clear() {
+    REQUESTED_BY.store(0, Ordering::SeqCst);
+}
+
 /// The signal that asked to stop, if one did.
 pub fn requested() -> Option<i32> {
     match REQUESTED_BY.load(Ordering::SeqCst) {

@@ -5,3 +5,4 @@
 pub mod driver;
 #[cfg(feature = "python")]
 mod module;
+pub mod runs;

@@ -6,13 +6,18 @@
 
 use numpy::ndarray::IxDyn;
 use numpy::{PyArray, PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use marathon_core::interrupt;
 use marathon_core::space::{Dtype, Values};
 
 use crate::driver::{self, Driver};
+use crate::runs::{self, PlayRequest};
 
 /// A game's case in play, driven by action numbers (see the driver's doc).
 #[pyclass(module = "marathon_games._core", name = "Core")]
@@ -223,10 +228,115 @@ fn games() -> Vec<&'static str> {
     driver::games()
 }
 
+/// The seeds of a seed set (`1-100`, `1,5,9`, `7`, `@file`).
+#[pyfunction]
+fn seeds(text: &str) -> PyResult<Vec<u64>> {
+    runs::seeds(text).map_err(value_error)
+}
+
+/// What `marathon play` would play, checked: raises `ValueError` naming what is wrong.
+#[pyfunction]
+#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new()))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per flag of `marathon play`.
+fn check(
+    game: String,
+    seeds: Vec<u64>,
+    player: Option<String>,
+    effort: Option<u64>,
+    time_limit: Option<f64>,
+    exec: Option<String>,
+    group: Option<u32>,
+    threads: Option<usize>,
+    settings: Vec<(String, String)>,
+) -> PyResult<()> {
+    let request = PlayRequest {
+        game,
+        seeds,
+        player,
+        effort,
+        time_limit,
+        exec,
+        group,
+        threads,
+        settings,
+    };
+    runs::plan(&request).map(|_| ()).map_err(value_error)
+}
+
+/// Plays the cases as `marathon play` does and returns each case's `--json` line, in seed
+/// order. The GIL is released while the cases play; Ctrl-C (`KeyboardInterrupt`) stops the run
+/// as it stops `marathon play` (no new case, the running ones' players killed) and is raised
+/// once the run has ended.
+#[pyfunction]
+#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new()))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per flag of `marathon play`.
+fn play(
+    py: Python<'_>,
+    game: String,
+    seeds: Vec<u64>,
+    player: Option<String>,
+    effort: Option<u64>,
+    time_limit: Option<f64>,
+    exec: Option<String>,
+    group: Option<u32>,
+    threads: Option<usize>,
+    settings: Vec<(String, String)>,
+) -> PyResult<Vec<String>> {
+    let request = PlayRequest {
+        game,
+        seeds,
+        player,
+        effort,
+        time_limit,
+        exec,
+        group,
+        threads,
+        settings,
+    };
+    let plan = runs::plan(&request).map_err(value_error)?;
+    let (sender, mut receiver) = mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        let _ = sender.send(runs::play(&plan));
+    });
+    // Python handles signals only between its own steps: wake up now and then to let it.
+    loop {
+        // The receiver goes to the detached closure and back: it may move, not be shared.
+        let (received, back) = py.detach(move || (receiver.recv_timeout(SIGNAL_CHECK), receiver));
+        receiver = back;
+        match received {
+            Ok((lines, _)) => {
+                let _ = worker.join();
+                return Ok(lines);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(error) = py.check_signals() {
+                    interrupt::request(SIGINT);
+                    let _ = py.detach(move || receiver.recv());
+                    let _ = worker.join();
+                    interrupt::clear();
+                    return Err(error);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let _ = worker.join();
+                return Err(PyRuntimeError::new_err("the run stopped without a result"));
+            }
+        }
+    }
+}
+
+/// How often a run from Python lets Python look at its signals.
+const SIGNAL_CHECK: Duration = Duration::from_millis(100);
+/// The signal a `KeyboardInterrupt` stands for.
+const SIGINT: i32 = 2;
+
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Core>()?;
     module.add_function(wrap_pyfunction!(games, module)?)?;
+    module.add_function(wrap_pyfunction!(seeds, module)?)?;
+    module.add_function(wrap_pyfunction!(check, module)?)?;
+    module.add_function(wrap_pyfunction!(play, module)?)?;
     Ok(())
 }

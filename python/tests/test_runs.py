@@ -1,0 +1,127 @@
+"""``marathon_games.play`` is ``marathon play``: the same records for every game at a fixed
+effort, the same checks of its arguments, external programs judged alike, and the Optuna
+example runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import marathon_games
+from conftest import GAMES, ROOT
+
+#: Far above what a fixed-effort game needs: the tests never depend on the machine's speed.
+NO_HURRY = 1000.0
+
+def untimed(record: dict[str, Any]) -> dict[str, Any]:
+    """The record without what depends on the machine: the time, and polyomino's score and
+    ratio, which count the player's time (its moves' points are the metric ``raw``)."""
+    timed = {"time_ms"} | ({"score"} if record["game"] == "polyomino" else set())
+    kept = {key: value for key, value in record.items() if key not in timed}
+    if record["game"] == "polyomino":
+        kept["metrics"] = {k: v for k, v in record["metrics"].items() if k != "ratio"}
+    return kept
+
+
+def cli_records(marathon_bin: Path, game: str, *flags: str, tmp_path: Path) -> list[dict[str, Any]]:
+    out = tmp_path / f"{game}.jsonl"
+    subprocess.run(
+        [str(marathon_bin), "play", game, *flags, "--quiet", "--json", str(out)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    return sorted(records, key=lambda record: record["seed"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_gives_the_clis_records(game: str, marathon_bin: Path, tmp_path: Path) -> None:
+    records = marathon_games.play(game, "1-3", effort=1, time_limit=NO_HURRY, threads=2)
+    assert [record["seed"] for record in records] == [1, 2, 3]
+    expected = cli_records(
+        marathon_bin,
+        game,
+        "--seeds", "1-3", "--effort", "1", "--time-limit", str(NO_HURRY),
+        tmp_path=tmp_path,
+    )
+    assert [untimed(r) for r in records] == [untimed(r) for r in expected]
+    assert all(record["verdict"] == "ok" for record in records)
+
+
+def test_settings_groups_and_programs_reach_the_judge(marathon_bin: Path, tmp_path: Path) -> None:
+    narrow = marathon_games.play(
+        "linez", [1, 2], effort=2, time_limit=NO_HURRY, settings={"candidates": 1}
+    )
+    expected = cli_records(
+        marathon_bin, "linez", "--seeds", "1,2", "--effort", "2",
+        "--time-limit", str(NO_HURRY), "--set", "candidates=1", tmp_path=tmp_path,
+    )
+    assert [untimed(r) for r in narrow] == [untimed(r) for r in expected]
+    grouped = marathon_games.play("solitaire", 5, group=3, effort=1, time_limit=NO_HURRY)
+    assert grouped[0]["case"] == "g3:5" and grouped[0]["group"] == 3
+    # An external program is judged as under `marathon play --exec`.
+    crashed = marathon_games.play("linez", "1-2", exec="exit 3", threads=2)
+    assert [r["verdict"] for r in crashed] == ["crash", "crash"]
+    assert "exit status 3" in crashed[0]["detail"]
+    bot = ROOT / "python" / "examples" / "linez_bot.py"
+    command = f"{sys.executable} {bot}"
+    by_bot = marathon_games.play("linez", "1-2", exec=command)
+    assert [untimed(r) for r in by_bot] == [
+        untimed(r)
+        for r in cli_records(marathon_bin, "linez", "--seeds", "1-2", "--exec", command,
+                             tmp_path=tmp_path)
+    ]
+
+
+@pytest.mark.parametrize(
+    "arguments, needle",
+    [
+        (dict(game="chess", seed_set=1), "chess"),
+        (dict(game="linez", seed_set="1-x"), "1-x"),
+        (dict(game="linez", seed_set=1, player="nobody"), "nobody"),
+        (dict(game="linez", seed_set=1, settings={"dpeth": 2}), "dpeth"),
+        (dict(game="linez", seed_set=1, time_limit=0), "above 0"),
+        (dict(game="linez", seed_set=1, threads=0), "threads"),
+        (dict(game="solitaire", seed_set=1, group=99), "99"),
+        (dict(game="linez", seed_set=1, exec="true", player="ai"), "--exec"),
+        (dict(game="linez", seed_set=[]), "no seeds"),
+    ],
+)
+def test_bad_arguments_are_refused_by_name(arguments: dict[str, Any], needle: str) -> None:
+    with pytest.raises(ValueError, match=needle):
+        marathon_games.play(**arguments)
+    with pytest.raises(ValueError, match=needle):
+        marathon_games.check(**arguments)
+
+
+def test_seed_sets_read_as_the_cli_reads_them(tmp_path: Path) -> None:
+    assert marathon_games.seeds("1-3,7") == [1, 2, 3, 7]
+    assert marathon_games.seeds(5) == [5]
+    assert marathon_games.seeds([4, 2]) == [4, 2]
+    listed = tmp_path / "seeds.txt"
+    listed.write_text("# a comment\n3\n10-11\n")
+    assert marathon_games.seeds(f"@{listed}") == [3, 10, 11]
+
+
+def test_the_optuna_example_tunes_and_reports() -> None:
+    pytest.importorskip("optuna")
+    example = ROOT / "python" / "examples" / "optuna_tune.py"
+    run = subprocess.run(
+        [sys.executable, str(example), "--trials", "3", "--seeds", "1-4"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    lines = run.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["trial 0", "trial 1", "trial 2"]
+    # The first trial is the bot's defaults, and the best is at least as good.
+    assert "line_weight=1.000 keep_weight=0.500" in lines[0]
+    assert lines[-1].startswith("defaults: mean ")
+    default = float(lines[-1].split("mean ")[1].split(";")[0])
+    best = float(lines[-1].split("best: mean ")[1].split(" ")[0])
+    assert best >= default
