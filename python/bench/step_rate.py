@@ -1,7 +1,7 @@
 """Random allowed actions per second from Python, per game.
 
 Each game plays case 1 (started again with ``reset(seed=1)`` at each end, as the Rust timing
-``cargo run --release -p marathon-python --example step_rate`` does), choosing uniformly among
+``cargo bench -p marathon-python --bench step_rate`` measures), choosing uniformly among
 the actions ``info["action_mask"]`` allows. Two figures per game: through
 ``gymnasium.make`` (with Gymnasium's default wrappers) and on the unwrapped environment. The
 time includes choosing the action in Python: ``np.flatnonzero`` of the mask viewed as booleans

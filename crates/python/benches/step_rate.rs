@@ -1,15 +1,14 @@
-//! The Rust side of `python/bench/step_rate.py`: random allowed actions per second for each
-//! game, played two ways on one case per game (started again by a clone at each end, as the
-//! Python environment does on `reset` with the same seed):
+//! The Rust side of `python/bench/step_rate.py`: the cost of one random allowed action for each
+//! game, two ways, on one case per game (started again by a clone at each end, as the Python
+//! environment does on `reset` with the same seed):
 //!
-//! - `env`: the bare environment, `legal_actions` then `step` (and the automatic steps);
-//! - `driver`: what the Python environment asks of Rust per step: the action mask, every
+//! - `env/GAME`: the bare environment, `legal_actions` then `step` (and the automatic steps);
+//! - `driver/GAME`: what the Python environment asks of Rust per step: the action mask, every
 //!   observation array and the step, through the driver (no Python).
 //!
-//! `cargo run --release -p marathon-python --example step_rate [SECONDS_PER_GAME]`
+//! `cargo bench -p marathon-python --bench step_rate`; a step's time t gives 1/t steps a second.
 
-use std::time::{Duration, Instant};
-
+use criterion::{Criterion, criterion_group, criterion_main};
 use marathon_core::env::{Environment, Turn};
 use marathon_core::rng::FastRng;
 use marathon_core::space::{Buffer, Dtype, Spaces};
@@ -19,8 +18,8 @@ use marathon_python::driver;
 /// The case each game plays (the Python benchmark plays the same).
 const SEED: u64 = 1;
 
-/// Steps per second of the bare environment of `game`, for about `budget`.
-fn env_rate<G: GameSpec>(game: &G, budget: Duration) -> f64
+/// One random legal step of `game`'s bare environment, restarting the case at its end.
+fn bench_env<G: GameSpec>(c: &mut Criterion, game: &G)
 where
     G::Env: Spaces,
 {
@@ -31,9 +30,8 @@ where
     let start = game.environment(&case).expect("a case");
     let mut env = start.clone();
     let mut rng = FastRng::new(SEED);
-    let (mut steps, began) = (0u64, Instant::now());
-    while began.elapsed() < budget {
-        for _ in 0..100 {
+    c.bench_function(&format!("env/{}", G::NAME), |b| {
+        b.iter(|| {
             env.advance_while_auto(|_, _| {});
             if env.turn() == Turn::Over {
                 env = start.clone();
@@ -42,14 +40,13 @@ where
             let legal = env.legal_actions();
             let action = legal[rng.below(legal.len() as u32) as usize];
             assert!(env.step(action).is_ok(), "a legal action refused");
-            steps += 1;
-        }
-    }
-    steps as f64 / began.elapsed().as_secs_f64()
+        })
+    });
 }
 
-/// Steps per second through the driver of `name`: mask, observation and step.
-fn driver_rate(name: &str, budget: Duration) -> f64 {
+/// One step through the driver of `name`: mask, every observation array, a random allowed
+/// action.
+fn bench_driver(c: &mut Criterion, name: &str) {
     let mut driver = driver::driver(name).expect("a game");
     driver.reset(SEED, None).expect("a case");
     let mut mask = vec![0i8; driver.actions()];
@@ -63,9 +60,8 @@ fn driver_rate(name: &str, budget: Duration) -> f64 {
         .collect();
     let mut rng = FastRng::new(SEED);
     let mut allowed = Vec::with_capacity(mask.len());
-    let (mut steps, began) = (0u64, Instant::now());
-    while began.elapsed() < budget {
-        for _ in 0..100 {
+    c.bench_function(&format!("driver/{name}"), |b| {
+        b.iter(|| {
             if driver.is_over() {
                 driver.reset(SEED, None).expect("a case");
             }
@@ -77,37 +73,20 @@ fn driver_rate(name: &str, budget: Duration) -> f64 {
             allowed.extend((0..mask.len()).filter(|&i| mask[i] == 1));
             let index = allowed[rng.below(allowed.len() as u32) as usize];
             driver.step(index as i64).expect("an allowed action");
-            steps += 1;
-        }
-    }
-    steps as f64 / began.elapsed().as_secs_f64()
+        })
+    });
 }
 
-fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .map(|s| s.parse().expect("seconds per game"))
-        .unwrap_or(2.0);
-    let budget = Duration::from_secs_f64(seconds / 2.0);
-    let rates = [
-        ("linez", env_rate(&marathon_linez::LINEZ, budget)),
-        ("tiles", env_rate(&marathon_tiles::TILES, budget)),
-        ("reversi", env_rate(&marathon_reversi::REVERSI, budget)),
-        (
-            "polyomino",
-            env_rate(&marathon_polyomino::POLYOMINO, budget),
-        ),
-        (
-            "solitaire",
-            env_rate(&marathon_solitaire::SOLITAIRE, budget),
-        ),
-    ];
-    println!(
-        "{:<10} {:>14} {:>14}",
-        "game", "env steps/s", "driver steps/s"
-    );
-    for (name, env) in rates {
-        let driver = driver_rate(name, budget);
-        println!("{name:<10} {env:>14.0} {driver:>14.0}");
+fn step_rates(c: &mut Criterion) {
+    bench_env(c, &marathon_linez::LINEZ);
+    bench_env(c, &marathon_tiles::TILES);
+    bench_env(c, &marathon_reversi::REVERSI);
+    bench_env(c, &marathon_polyomino::POLYOMINO);
+    bench_env(c, &marathon_solitaire::SOLITAIRE);
+    for name in marathon_games::names() {
+        bench_driver(c, name);
     }
 }
+
+criterion_group!(benches, step_rates);
+criterion_main!(benches);
