@@ -18,7 +18,7 @@ use marathon_runner::runner::{RunOptions, run_cases};
 use marathon_runner::select::{
     self, MAX_TIME_LIMIT_SECONDS, builtin_player, case_ids, checked_settings, time_limit,
 };
-use marathon_runner::{files, load, run_report};
+use marathon_runner::{breakdown, files, load, run_report};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
@@ -113,6 +113,10 @@ struct PlayArgs {
     /// Print only the summary, not the per-case table.
     #[arg(long)]
     summary_only: bool,
+    /// Also split the summary by case parameter: `--by N`, or `--by N,S` for pairs (ranges of
+    /// values where a parameter takes many).
+    #[arg(long, value_name = "PARAM[,PARAM]", value_delimiter = ',')]
+    by: Vec<String>,
     /// Write a run report a browser opens: summary, charts, worst and best cases.
     #[arg(long, value_name = "FILE.html")]
     report: Option<PathBuf>,
@@ -466,6 +470,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             limit /= TOUR_TIME_DIVISOR;
         }
         let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+        breakdown::check(game.name(), game.params(), &args.by)?;
         let cases = if args.official {
             let cases = game.official_cases();
             if cases.is_empty() {
@@ -546,6 +551,14 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             out.print(&report::case_table(&outcomes, relative.as_deref()));
             out.print("\n");
         }
+        if !args.by.is_empty() && !outcomes.is_empty() {
+            out.print(&format!(
+                "{} by {}:\n{}\n",
+                game.name(),
+                args.by.join(","),
+                breakdown::table(&breakdown::groups(&outcomes, &args.by))
+            ));
+        }
         summaries.push((game.name(), Summary::of(&outcomes, relative.as_deref())));
         played.push((*game, outcomes));
     }
@@ -602,6 +615,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             player: &config.player,
             replay_flags: &replay_flags,
             command: &command.join(" "),
+            by: &args.by,
         };
         let page = run_report::html(&runs, &setup, earlier.as_ref());
         if let Err(e) = files::write_atomically(path, page.as_bytes()) {

@@ -872,6 +872,60 @@ fn relative_scores_agree_between_table_and_json() {
 }
 
 #[test]
+fn by_splits_the_summary_by_case_parameter() {
+    let dir = TempDir::new("by");
+    let report = dir.join("report.html");
+    let report_arg = report.to_str().unwrap().to_owned();
+    let (played, cases) = play_game_json(
+        &dir,
+        "tiles",
+        &[
+            "--seeds",
+            "1-6",
+            "--effort",
+            "1",
+            "--time-limit",
+            "1000",
+            "--by",
+            "N",
+            "--report",
+            &report_arg,
+        ],
+    );
+    let rows: Vec<Vec<&str>> = played
+        .stdout
+        .lines()
+        .skip_while(|line| *line != "tiles by N:")
+        .skip(2)
+        .take_while(|line| !line.trim().is_empty())
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    // One row per value of N among the cases, in order, with their count and mean.
+    let mut by_n: std::collections::BTreeMap<u64, Vec<f64>> = Default::default();
+    for case in &cases {
+        by_n.entry(case["params"]["N"].as_u64().unwrap())
+            .or_default()
+            .push(score(case));
+    }
+    assert_eq!(rows.len(), by_n.len(), "{}", played.stdout);
+    for (row, (n, scores)) in rows.iter().zip(&by_n) {
+        assert_eq!(row[0], format!("N={n}"));
+        assert_eq!(row[1], scores.len().to_string());
+        let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+        assert_eq!(row[2], format!("{mean:.2}"));
+    }
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        page.contains("Mean score by N"),
+        "the report has the breakdown chart"
+    );
+    // A parameter the game does not have is refused before anything plays.
+    let refused = run(&["play", "linez", "--seeds", "1", "--by", "N"]);
+    refused.assert_usage_error(&["--by N", "linez", "none"]);
+    assert!(refused.stdout.is_empty());
+}
+
+#[test]
 fn zero_threads_are_refused() {
     run(&["play", "linez", "--threads", "0"]).assert_usage_error(&["--threads", "0"]);
 }

@@ -31,6 +31,8 @@ pub trait Game: Sync {
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)>;
     /// The contest's official cases (`--official`), if the game has them.
     fn official_cases(&self) -> Vec<CaseId>;
+    /// The names of the parameters every case shows (`N`, `S`, `D`), in the tables' order.
+    fn params(&self) -> &'static [&'static str];
     /// Built-in player `player`'s settings with `given` applied (`--set`): every setting's
     /// name and value, or what is wrong with `given`.
     fn settings(
@@ -90,6 +92,8 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     const TIME_LIMIT: Duration;
     /// Whether a higher score is better (the runner's relative scores depend on it).
     const MAXIMIZE: bool = true;
+    /// The names of the parameters every case shows ([`Scored::params`]), in order.
+    const PARAMS: &'static [&'static str] = &[];
     /// The built-in players' protocol loop: reads the judge's text on its input, answers on its
     /// output (in-process players and `marathon solve` both run it).
     const SOLVE: Solve;
@@ -179,6 +183,10 @@ impl<G: GameSpec> Game for G {
 
     fn official_cases(&self) -> Vec<CaseId> {
         GameSpec::official_cases(self)
+    }
+
+    fn params(&self) -> &'static [&'static str] {
+        G::PARAMS
     }
 
     fn settings(

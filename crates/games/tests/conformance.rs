@@ -130,6 +130,8 @@ fn record_plays_the_same_game_as_play() {
             let recorded = game.record(&case, &config).outcome;
             let context = format!("{} {player}", game.name());
             assert_same_game(&context, &recorded, &played);
+            let names: Vec<&str> = played.params.iter().map(|(name, _)| *name).collect();
+            assert_eq!(names, game.params(), "{context}: the parameters --by reads");
         }
     }
 }

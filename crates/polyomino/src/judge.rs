@@ -27,6 +27,7 @@ impl GameSpec for Polyomino {
     type Env = PolyominoEnv;
     const NAME: &'static str = "polyomino";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const PARAMS: &'static [&'static str] = &["W", "H", "K"];
     /// The contest's limit: 30 s of the solution's time per case.
     const TIME_LIMIT: Duration = Duration::from_secs(TIME_LIMIT_SECONDS);
     const SOLVE: Solve = ai::speak_protocol;

@@ -32,6 +32,7 @@ impl GameSpec for Reversi {
     type Env = ReversiEnv;
     const NAME: &'static str = "reversi";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const PARAMS: &'static [&'static str] = &["N", "P"];
     /// The contest's limit: 30 s of the solution's time per case.
     const TIME_LIMIT: Duration = Duration::from_secs(30);
     const SOLVE: Solve = ai::speak_protocol;

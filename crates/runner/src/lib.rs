@@ -3,6 +3,7 @@
 //! whole-or-untouched output files, and the note on a busy machine. The games never depend on
 //! it.
 
+pub mod breakdown;
 pub mod files;
 pub mod load;
 pub mod record;

@@ -133,7 +133,7 @@ pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String 
 
 /// Metrics are often fractions (0.83) and sometimes large sums; three significant decimals at
 /// most keep the table narrow.
-fn format_metric(value: f64) -> String {
+pub(crate) fn format_metric(value: f64) -> String {
     if value.abs() >= 100.0 && value.fract() != 0.0 {
         format!("{value:.1}")
     } else {
@@ -142,7 +142,7 @@ fn format_metric(value: f64) -> String {
 }
 
 /// Aligns columns to the right (numbers), except a free-text last column when `text_last`.
-fn render(rows: &[Vec<String>], text_last: bool) -> String {
+pub(crate) fn render(rows: &[Vec<String>], text_last: bool) -> String {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![0; columns];
     for row in rows {

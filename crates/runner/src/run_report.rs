@@ -135,6 +135,8 @@ pub struct RunSetup<'a> {
     pub replay_flags: &'a str,
     /// The command line that ran.
     pub command: &'a str,
+    /// The case parameters the summary is split by (`--by`), if any.
+    pub by: &'a [String],
 }
 
 /// The report page.
@@ -169,6 +171,30 @@ fn game_section(out: &mut String, run: &GameRun, setup: &RunSetup, earlier: Opti
     let failed: Vec<bool> = run.outcomes.iter().map(|o| !o.verdict.is_ok()).collect();
     let _ = writeln!(out, "<h3>Score per case</h3>");
     out.push_str(&bar_chart(&labels, &scores, &failed, &format_score));
+    if !setup.by.is_empty() && !run.outcomes.is_empty() {
+        let groups = crate::breakdown::groups(run.outcomes, setup.by);
+        let labels: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
+        let means: Vec<f64> = groups
+            .iter()
+            .map(|g| g.outcomes.iter().map(|o| o.score).sum::<f64>() / g.outcomes.len() as f64)
+            .collect();
+        let _ = writeln!(
+            out,
+            "<h3>Mean score by {}</h3>",
+            escape(&setup.by.join(","))
+        );
+        out.push_str(&bar_chart(
+            &labels,
+            &means,
+            &vec![false; means.len()],
+            &|mean| format!("{mean:.1}"),
+        ));
+        let _ = writeln!(
+            out,
+            "<pre>{}</pre>",
+            escape(&crate::breakdown::table(&groups))
+        );
+    }
     let _ = writeln!(out, "<h3>Distribution of scores</h3>");
     out.push_str(&histogram(&scores));
     let times: Vec<f64> = run.outcomes.iter().map(|o| o.time.as_secs_f64()).collect();
@@ -471,6 +497,7 @@ mod tests {
             player: &player,
             replay_flags: " --time-limit 2",
             command: "marathon play linez",
+            by: &[],
         };
         let page = html(&[run], &setup, None);
         assert!(

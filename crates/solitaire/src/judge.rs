@@ -30,6 +30,7 @@ impl GameSpec for Solitaire {
     type Env = SolitaireEnv;
     const NAME: &'static str = "solitaire";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const PARAMS: &'static [&'static str] = &["alphabet"];
     /// Our time limit per case (docs/rules.md#solitaire-time-and-failures: 10 s).
     const TIME_LIMIT: Duration = Duration::from_secs(10);
     const SOLVE: Solve = ai::speak_protocol;

@@ -34,6 +34,7 @@ impl GameSpec for Tiles {
     type Env = TilesEnv;
     const NAME: &'static str = "tiles";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
+    const PARAMS: &'static [&'static str] = &["N", "S", "D"];
     /// The contest's limit: 20 s of the solution's time per case.
     const TIME_LIMIT: Duration = Duration::from_secs(20);
     const SOLVE: Solve = ai::speak_protocol;
