@@ -9,14 +9,14 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::{
-    Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
+    CaseOutcome, Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
     parse_seed_set, process_tree,
 };
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
 use marathon_runner::runner::{RunOptions, run_cases};
 use marathon_runner::select::{
-    self, MAX_TIME_LIMIT_SECONDS, builtin_player, case_ids, checked_settings, time_limit,
+    self, MAX_TIME_LIMIT_SECONDS, Shard, builtin_player, case_ids, checked_settings, time_limit,
 };
 use marathon_runner::{breakdown, files, load, run_report};
 
@@ -54,6 +54,9 @@ enum Command {
     Replay(ReplayArgs),
     /// List a game's built-in players and their settings (`--set NAME=VALUE`).
     Players { game: String },
+    /// Join the `--json` files of a run's parts (`play --shard I/N`) into its tables, one file
+    /// and a report; a case in two files is refused.
+    Merge(MergeArgs),
     /// Run a built-in player as a program speaking the game's protocol on stdin/stdout.
     Solve {
         game: String,
@@ -117,12 +120,35 @@ struct PlayArgs {
     /// values where a parameter takes many).
     #[arg(long, value_name = "PARAM[,PARAM]", value_delimiter = ',')]
     by: Vec<String>,
+    /// Play only part I of N of the cases: every N-th case from the I-th (`--shard 3/100`);
+    /// `marathon merge` joins the parts' `--json` files.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// Write a run report a browser opens: summary, charts, worst and best cases.
     #[arg(long, value_name = "FILE.html")]
     report: Option<PathBuf>,
     /// Compare with an earlier run's `--json` file: wins, losses, ties, ratios per case.
     #[arg(long, value_name = "OTHER.jsonl")]
     compare: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The parts' `--json` files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Write every case's record to FILE, in case order.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write a run report to FILE.html.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Also split the summary by case parameter, as `play --by`.
+    #[arg(long, value_name = "PARAM[,PARAM]", value_delimiter = ',')]
+    by: Vec<String>,
+    /// Print only the summary, not the per-case table.
+    #[arg(long)]
+    summary_only: bool,
 }
 
 #[derive(Args)]
@@ -177,6 +203,7 @@ fn main() -> ExitCode {
         Command::Gen { game, seed, group } => gen_case(&game, seed, group),
         Command::Play(args) => play(args),
         Command::Replay(args) => replay(args),
+        Command::Merge(args) => merge(args),
         Command::Players { game } => marathon_games::lookup(&game)
             .map_err(Stop::from)
             .and_then(list_players),
@@ -285,7 +312,106 @@ fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
     })
 }
 
-/// The player's settings from the command line, checked against what the player has.
+/// `marathon merge`: the parts of a run, joined.
+fn merge(args: MergeArgs) -> Result<(), Stop> {
+    for (flag, path) in [("--json", &args.json), ("--report", &args.report)] {
+        if let Some(path) = path {
+            check_output(flag, path)?;
+        }
+    }
+    let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
+    let mut records = Vec::new();
+    for path in &args.files {
+        for record in CaseRecord::read_file(path)? {
+            let key = (record.game.clone(), record.case_key());
+            if let Some(first) = seen.insert(key, path) {
+                return Err(Stop::Usage(format!(
+                    "{} case {} is in both {} and {}: a case belongs to one part",
+                    record.game,
+                    record.case_key(),
+                    first.display(),
+                    path.display()
+                )));
+            }
+            records.push(record);
+        }
+    }
+    let mut played: Vec<(&'static dyn Game, Vec<CaseOutcome>)> = Vec::new();
+    for record in &records {
+        let game = marathon_games::lookup(&record.game)?;
+        let outcome = record.to_outcome(game)?;
+        match played.iter_mut().find(|(g, _)| g.name() == game.name()) {
+            Some((_, outcomes)) => outcomes.push(outcome),
+            None => played.push((game, vec![outcome])),
+        }
+    }
+    let order = marathon_games::names();
+    played.sort_by_key(|(game, _)| order.iter().position(|name| *name == game.name()));
+    for (game, outcomes) in &mut played {
+        breakdown::check(game.name(), game.params(), &args.by)?;
+        outcomes.sort_by(|a, b| a.case.cmp(&b.case));
+    }
+    let mut out = Stdout::default();
+    let mut summaries = Vec::new();
+    for (game, outcomes) in &played {
+        if !args.summary_only {
+            out.print(&report::case_table(outcomes, None));
+            out.print("\n");
+        }
+        if !args.by.is_empty() {
+            out.print(&format!(
+                "{} by {}:\n{}\n",
+                game.name(),
+                args.by.join(","),
+                breakdown::table(&breakdown::groups(outcomes, &args.by))
+            ));
+        }
+        summaries.push((game.name(), Summary::of(outcomes, None)));
+    }
+    out.print(&report::summary_table(&summaries));
+    let mut errors = Vec::new();
+    if let Some(path) = &args.json {
+        let mut text = String::new();
+        for (_, outcomes) in &played {
+            for outcome in outcomes {
+                text.push_str(&CaseRecord::new(outcome, None).to_line());
+                text.push('\n');
+            }
+        }
+        if let Err(e) = files::write_atomically(path, text.as_bytes()) {
+            errors.push(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    if let Some(path) = &args.report {
+        let runs: Vec<run_report::GameRun> = played
+            .iter()
+            .zip(&summaries)
+            .map(|((game, outcomes), (_, summary))| run_report::GameRun {
+                game: game.name(),
+                maximize: game.maximize(),
+                outcomes,
+                summary,
+            })
+            .collect();
+        let command: Vec<String> = std::env::args().collect();
+        let setup = run_report::RunSetup {
+            player: None,
+            replay_flags: "",
+            command: &command.join(" "),
+            by: &args.by,
+        };
+        let page = run_report::html(&runs, &setup, None);
+        if let Err(e) = files::write_atomically(path, page.as_bytes()) {
+            errors.push(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    out.finish()?;
+    match errors.is_empty() {
+        true => Ok(()),
+        false => Err(Stop::Output(errors.join("; "))),
+    }
+}
+
 fn list_players(game: &dyn Game) -> Result<(), Stop> {
     let mut text = format!(
         "{} players (the first is the default) and their settings:\n",
@@ -413,7 +539,7 @@ struct Sinks {
 
 impl Sinks {
     /// Records one finished case; returns its relative score when best scores are kept.
-    fn record(&mut self, game: &dyn Game, outcome: &marathon_core::CaseOutcome) -> Option<f64> {
+    fn record(&mut self, game: &dyn Game, outcome: &CaseOutcome) -> Option<f64> {
         let relative = self.best.as_mut().map(|best| {
             if best.merge(std::slice::from_ref(outcome), game.maximize()) > 0 {
                 self.best_changed = true;
@@ -482,6 +608,10 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             cases
         } else {
             case_ids(game, &seeds, args.group)?
+        };
+        let cases = match args.shard {
+            Some(shard) => shard.select(cases),
+            None => cases,
         };
         plans.push((game, config, cases));
     }
@@ -612,7 +742,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             replay_flags.push_str(&format!(" --time-limit {seconds}"));
         }
         let setup = run_report::RunSetup {
-            player: &config.player,
+            player: Some(&config.player),
             replay_flags: &replay_flags,
             command: &command.join(" "),
             by: &args.by,

@@ -925,6 +925,76 @@ fn by_splits_the_summary_by_case_parameter() {
     assert!(refused.stdout.is_empty());
 }
 
+/// Shards of a run merged are the whole run: the same records, the same summary.
+#[test]
+fn shards_merged_are_the_whole_run() {
+    let dir = TempDir::new("shards");
+    let common = ["--seeds", "1-7", "--effort", "1", "--time-limit", "1000"];
+    let (whole_run, whole) = play_game_json(&dir, "tiles", &common);
+    let mut parts = Vec::new();
+    for index in 1..=3 {
+        let part = dir.join(format!("part{index}.jsonl"));
+        let shard = format!("{index}/3");
+        let mut args = vec![
+            "play",
+            "tiles",
+            "--shard",
+            &shard,
+            "--json",
+            part.to_str().unwrap(),
+        ];
+        args.extend_from_slice(&common);
+        run(&args).assert_success();
+        parts.push(part.to_str().unwrap().to_owned());
+    }
+    let merged = dir.join("merged.jsonl");
+    let mut args = vec![
+        "merge",
+        "--json",
+        merged.to_str().unwrap(),
+        "--summary-only",
+    ];
+    args.extend(parts.iter().map(String::as_str));
+    let merge = run(&args);
+    merge.assert_success();
+    let untimed = |text: &str| -> Vec<Value> {
+        text.lines()
+            .map(|line| {
+                let mut record: Value = serde_json::from_str(line).unwrap();
+                record.as_object_mut().unwrap().remove("time_ms");
+                record
+            })
+            .collect()
+    };
+    let merged_records = untimed(&std::fs::read_to_string(&merged).unwrap());
+    let whole_records: Vec<Value> = whole
+        .iter()
+        .map(|case| {
+            let mut record = case.clone();
+            record.as_object_mut().unwrap().remove("time_ms");
+            record
+        })
+        .collect();
+    assert_eq!(merged_records, whole_records);
+    // The summary row but its time column.
+    let summary_row = |text: &str| -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|line| line.starts_with("tiles "))
+            .unwrap();
+        let mut cells: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        cells.pop();
+        cells
+    };
+    assert_eq!(summary_row(&merge.stdout), summary_row(&whole_run.stdout));
+    // A case in two parts is refused, naming it and both files.
+    let twice = run(&["merge", &parts[0], &parts[0]]);
+    twice.assert_usage_error(&["is in both", &parts[0]]);
+    for bad in ["0/3", "4/3", "1-3"] {
+        run(&["play", "tiles", "--seeds", "1", "--shard", bad]).assert_usage_error(&[bad]);
+    }
+}
+
 #[test]
 fn zero_threads_are_refused() {
     run(&["play", "linez", "--threads", "0"]).assert_usage_error(&["--threads", "0"]);

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use marathon_core::{CaseOutcome, Verdict};
+use marathon_core::{CaseId, CaseOutcome, Game, Metric, Verdict};
 
 /// The version of the format [`CaseRecord`] writes, as `docs/json.md` documents it.
 pub const SCHEMA: u32 = 1;
@@ -79,6 +79,57 @@ impl CaseRecord {
         }
     }
 
+    /// The outcome this record was made of, for the tables and reports of runs joined from
+    /// files (`marathon merge`): `game` is the record's game, whose parameter order the
+    /// outcome keeps. The player's CPU account is not recorded.
+    pub fn to_outcome(&self, game: &dyn Game) -> Result<CaseOutcome, String> {
+        if self.game != game.name() {
+            return Err(format!("a {} record read as {}", self.game, game.name()));
+        }
+        let mut case = match self.group {
+            Some(group) => CaseId::in_group(group, self.seed),
+            None => CaseId::seed(self.seed),
+        };
+        // A name is kept only where the record's case is not the plain seed or `gG:seed`.
+        if let Some(shown) = &self.case
+            && *shown != case.to_string()
+        {
+            case.name = Some(shown.clone());
+        }
+        let params = game
+            .params()
+            .iter()
+            .filter_map(|&name| {
+                self.params.get(name).map(|value| {
+                    let text = match value {
+                        Param::Integer(number) => number.to_string(),
+                        Param::Text(text) => text.clone(),
+                    };
+                    (name, text)
+                })
+            })
+            .collect();
+        let metrics = self
+            .metrics
+            .iter()
+            .map(|(name, &value)| Metric {
+                name: intern(name),
+                value,
+            })
+            .collect();
+        Ok(CaseOutcome {
+            game: game.name(),
+            case,
+            params,
+            score: self.score,
+            moves: self.moves,
+            time: std::time::Duration::from_millis(self.time_ms),
+            verdict: self.verdict.clone(),
+            metrics,
+            cpu: None,
+        })
+    }
+
     /// The case as tables and best-score files name it: its name, `g6:17`, or its seed.
     pub fn case_key(&self) -> String {
         self.case.clone().unwrap_or_else(|| self.seed.to_string())
@@ -106,6 +157,23 @@ impl CaseRecord {
                 Self::from_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))
             })
             .collect()
+    }
+}
+
+/// A metric's name as a `&'static str`, as [`Metric`] holds names: each distinct name is
+/// leaked once (games have a handful).
+fn intern(name: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+    static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    match names.get(name) {
+        Some(&known) => known,
+        None => {
+            let leaked: &'static str = Box::leak(name.to_string().into_boxed_str());
+            names.insert(leaked);
+            leaked
+        }
     }
 }
 

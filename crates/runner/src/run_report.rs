@@ -131,7 +131,8 @@ const EXTREMES: usize = 3;
 
 /// How the run played: who, and the flags a replay needs to play the same way (`--effort 4`).
 pub struct RunSetup<'a> {
-    pub player: &'a PlayerSpec,
+    /// Who played; unknown for runs joined from files (`marathon merge`).
+    pub player: Option<&'a PlayerSpec>,
     pub replay_flags: &'a str,
     /// The command line that ran.
     pub command: &'a str,
@@ -147,7 +148,10 @@ pub fn html(runs: &[GameRun], setup: &RunSetup, earlier: Option<&EarlierRun>) ->
     let _ = writeln!(
         body,
         "<h1>marathon run report</h1><p class=\"muted\">player <b>{}</b> &middot; <code>{}</code></p>",
-        escape(&player.describe()),
+        escape(&player.map_or(
+            "(as recorded in the joined files)".into(),
+            PlayerSpec::describe
+        )),
         escape(command)
     );
     let summaries: Vec<(&str, Summary)> =
@@ -239,12 +243,13 @@ fn replay_command(game: &str, o: &CaseOutcome, setup: &RunSetup) -> String {
     }
     command.push_str(setup.replay_flags);
     match setup.player {
-        PlayerSpec::Builtin(name) => {
+        Some(PlayerSpec::Builtin(name)) => {
             let _ = write!(command, " --player {name}");
         }
-        PlayerSpec::Exec(cmd) => {
+        Some(PlayerSpec::Exec(cmd)) => {
             let _ = write!(command, " --exec '{}'", cmd.replace('\'', r"'\''"));
         }
+        None => command.push_str(" --player PLAYER"),
     }
     let _ = write!(
         command,
@@ -494,7 +499,7 @@ mod tests {
         };
         let player = PlayerSpec::Exec("python3 'my bot.py' <x".into());
         let setup = RunSetup {
-            player: &player,
+            player: Some(&player),
             replay_flags: " --time-limit 2",
             command: "marathon play linez",
             by: &[],

@@ -106,3 +106,73 @@ pub fn play_config(
         settings,
     })
 }
+
+/// `--shard I/N`: the I-th of N parts of a run's cases (I from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Reads `I/N`, with 1 <= I <= N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("{text:?}: expected I/N with 1 <= I <= N, such as 3/100");
+        let (index, count) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = index.trim().parse().map_err(|_| bad())?;
+        let count: usize = count.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// This part of `cases`: every N-th case from the I-th, so that every case is in exactly
+    /// one part, the parts' sizes differ by at most one, and each part mixes the seed range
+    /// (a run's hard cases are not all in one part).
+    pub fn select(&self, cases: Vec<CaseId>) -> Vec<CaseId> {
+        cases
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index - 1)
+            .map(|(_, case)| case)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_every_case_once_in_balanced_parts() {
+        let cases: Vec<CaseId> = (1..=10).map(CaseId::seed).collect();
+        let parts: Vec<Vec<CaseId>> = (1..=3)
+            .map(|index| Shard { index, count: 3 }.select(cases.clone()))
+            .collect();
+        let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [4, 3, 3]);
+        let mut all: Vec<u64> = parts.iter().flatten().map(|case| case.seed).collect();
+        all.sort_unstable();
+        assert_eq!(all, (1..=10).collect::<Vec<_>>());
+        assert_eq!(
+            parts[1].iter().map(|c| c.seed).collect::<Vec<_>>(),
+            [2, 5, 8]
+        );
+    }
+
+    #[test]
+    fn shard_text_is_checked() {
+        assert_eq!(
+            Shard::parse("3/100"),
+            Ok(Shard {
+                index: 3,
+                count: 100
+            })
+        );
+        for bad in ["0/4", "5/4", "1", "a/b", "1/0", "-1/4"] {
+            let error = Shard::parse(bad).unwrap_err();
+            assert!(error.contains(bad), "{error}");
+        }
+    }
+}
