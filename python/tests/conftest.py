@@ -16,6 +16,12 @@ import marathon_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+@pytest.fixture(scope="session", autouse=True)
+def kept_runs_elsewhere(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The runs `marathon play` keeps go to a temporary folder, not the source tree."""
+    os.environ["MARATHON_RUNS_DIR"] = str(tmp_path_factory.mktemp("runs"))
+
 #: Each game's id, its Gymnasium id, and the reset options its cases take in the tests.
 GAMES = marathon_games.games()
 

@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::{
-    CaseOutcome, Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score, interrupt,
-    parse_seed_set, process_tree,
+    CaseId, CaseOutcome, Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score,
+    interrupt, parse_seed_set, process_tree,
 };
+use marathon_runner::history::{GameTotals, History, KeptRun, RunInfo};
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
 use marathon_runner::runner::{RunOptions, run_cases};
@@ -54,6 +55,8 @@ enum Command {
     Replay(ReplayArgs),
     /// List a game's built-in players and their settings (`--set NAME=VALUE`).
     Players { game: String },
+    /// List the runs `play` kept in `.marathon/runs/`, newest first.
+    Runs,
     /// Join the `--json` files of a run's parts (`play --shard I/N`) into its tables, one file
     /// and a report; a case in two files is refused.
     Merge(MergeArgs),
@@ -127,9 +130,16 @@ struct PlayArgs {
     /// Write a run report a browser opens: summary, charts, worst and best cases.
     #[arg(long, value_name = "FILE.html")]
     report: Option<PathBuf>,
-    /// Compare with an earlier run's `--json` file: wins, losses, ties, ratios per case.
-    #[arg(long, value_name = "OTHER.jsonl")]
-    compare: Option<PathBuf>,
+    /// Compare with an earlier run: `last` or `best` of the kept runs (`marathon runs`), a
+    /// kept run's id, or a `--json` file: wins, losses, ties, ratios per case.
+    #[arg(long, value_name = "last|best|RUN|FILE")]
+    compare: Option<String>,
+    /// Do not keep this run under `.marathon/runs/` (`marathon runs` lists the kept ones).
+    #[arg(long)]
+    no_save: bool,
+    /// A name for this run in `marathon runs`.
+    #[arg(long, value_name = "TEXT")]
+    label: Option<String>,
 }
 
 #[derive(Args)]
@@ -204,6 +214,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play(args),
         Command::Replay(args) => replay(args),
         Command::Merge(args) => merge(args),
+        Command::Runs => list_runs(),
         Command::Players { game } => marathon_games::lookup(&game)
             .map_err(Stop::from)
             .and_then(list_players),
@@ -310,6 +321,90 @@ fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
             path.display()
         ))
     })
+}
+
+/// The earlier run `--compare` names: a kept run (`last`, `best`, an id) of the run's first
+/// game, else a `--json` file.
+fn earlier_run(
+    history: &History,
+    which: &str,
+    plans: &[(&'static dyn Game, PlayConfig, Vec<CaseId>)],
+) -> Result<run_report::EarlierRun, String> {
+    let Some((game, _, _)) = plans.first() else {
+        return Err("--compare: nothing to compare".into());
+    };
+    if which == "best" && plans.len() > 1 {
+        return Err("--compare best: name one game (best is per game)".into());
+    }
+    match history.find(which, game.name(), game.maximize(), None)? {
+        Some((run, path)) => {
+            let mut earlier = run_report::EarlierRun::load(&path)?;
+            earlier.name = match &run.label {
+                Some(label) => format!("run {} ({label})", run.id),
+                None => format!("run {}", run.id),
+            };
+            Ok(earlier)
+        }
+        None => run_report::EarlierRun::load(Path::new(which))
+            .map_err(|e| format!("--compare {which}: not last, best or a kept run's id, and {e}")),
+    }
+}
+
+/// `marathon runs`: the kept runs, newest first.
+fn list_runs() -> Result<(), Stop> {
+    let history = History::here();
+    let runs = history.list()?;
+    let mut text = String::new();
+    if runs.is_empty() {
+        text.push_str(&format!("no runs kept in {}\n", history.dir().display()));
+    } else {
+        let mut rows = vec![
+            ["run", "started", "games (cases, mean)", "label"]
+                .map(String::from)
+                .to_vec(),
+        ];
+        for run in &runs {
+            let games: Vec<String> = run
+                .games
+                .iter()
+                .map(|g| format!("{} ({}, {:.2})", g.game, g.cases, g.mean))
+                .collect();
+            let mut games = games.join(", ");
+            if !run.complete {
+                games.push_str(if games.is_empty() {
+                    "unfinished"
+                } else {
+                    " unfinished"
+                });
+            }
+            rows.push(vec![
+                run.id.clone(),
+                run.started.clone(),
+                games,
+                run.label.clone().unwrap_or_default(),
+            ]);
+        }
+        let widths: Vec<usize> = (0..4)
+            .map(|c| {
+                rows.iter()
+                    .map(|row| row[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for row in &rows {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(cell, &width)| format!("{cell:width$}"))
+                .collect();
+            text.push_str(cells.join("  ").trim_end());
+            text.push('\n');
+        }
+    }
+    let mut out = Stdout::default();
+    out.print(&text);
+    out.finish()
 }
 
 /// `marathon merge`: the parts of a run, joined.
@@ -527,7 +622,8 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
     out.finish()
 }
 
-/// Where each finished case goes as it finishes: a line of `--json`, flushed, and `--best`.
+/// Where each finished case goes as it finishes: a line of `--json`, flushed, `--best`, and
+/// the kept run.
 struct Sinks {
     json: Option<(PathBuf, File)>,
     /// The first error writing `--json`; the run goes on and reports it at its end.
@@ -535,6 +631,9 @@ struct Sinks {
     best: Option<BestScores>,
     best_saved: Instant,
     best_changed: bool,
+    kept: Option<KeptRun>,
+    /// The first error keeping the run; reported at its end.
+    kept_error: Option<String>,
 }
 
 impl Sinks {
@@ -546,14 +645,20 @@ impl Sinks {
             }
             best.relative(outcome, game.maximize())
         });
-        if let (Some((path, file)), None) = (&mut self.json, &self.json_error) {
-            let mut line = CaseRecord::new(outcome, relative).to_line();
-            line.push('\n');
-            if let Err(e) = file.write_all(line.as_bytes()) {
-                let message = format!("cannot write {}: {e}", path.display());
-                let _ = writeln!(io::stderr(), "marathon: {message}");
-                self.json_error = Some(message);
-            }
+        let line = CaseRecord::new(outcome, relative).to_line();
+        if let (Some((path, file)), None) = (&mut self.json, &self.json_error)
+            && let Err(e) = file.write_all(format!("{line}\n").as_bytes())
+        {
+            let message = format!("cannot write {}: {e}", path.display());
+            let _ = writeln!(io::stderr(), "marathon: {message}");
+            self.json_error = Some(message);
+        }
+        if let (Some(kept), None) = (&mut self.kept, &self.kept_error)
+            && let Err(e) = kept.record(&line)
+        {
+            let message = format!("cannot keep the run in {}: {e}", kept.dir().display());
+            let _ = writeln!(io::stderr(), "marathon: {message}");
+            self.kept_error = Some(message);
         }
         if self.best_changed && self.best_saved.elapsed() >= BEST_SAVE_INTERVAL {
             // Errors surface at the last save, at the end of the run.
@@ -615,11 +720,11 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         };
         plans.push((game, config, cases));
     }
-    let earlier = args
-        .compare
-        .as_deref()
-        .map(run_report::EarlierRun::load)
-        .transpose()?;
+    let history = History::here();
+    let earlier = match &args.compare {
+        Some(which) => Some(earlier_run(&history, which, &plans)?),
+        None => None,
+    };
     let best = args.best.as_deref().map(BestScores::load).transpose()?;
     if let Some(path) = &args.best {
         check_output("--best", path)?;
@@ -639,12 +744,38 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         )),
         None => None,
     };
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    let kept = if args.no_save {
+        None
+    } else {
+        let info = RunInfo {
+            id: String::new(),
+            started: String::new(),
+            command: std::env::args().collect(),
+            label: args.label.clone(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            commit: option_env!("MARATHON_COMMIT").map(str::to_owned),
+            cpus,
+            threads: args.threads.map_or(cpus, usize::from),
+            games: Vec::new(),
+            complete: false,
+        };
+        let kept = history.start(info).map_err(|e| {
+            Stop::Usage(format!(
+                "cannot keep the run in {}: {e} (--no-save plays without keeping it)",
+                history.dir().display()
+            ))
+        })?;
+        Some(kept)
+    };
     let mut sinks = Sinks {
         json,
         json_error: None,
         best,
         best_saved: Instant::now(),
         best_changed: false,
+        kept,
+        kept_error: None,
     };
     watch_signals()?;
     process_tree::adopt_orphans();
@@ -721,13 +852,27 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             summary,
         })
         .collect();
-    if let (Some(earlier), Some(path)) = (&earlier, &args.compare) {
+    if let Some(earlier) = &earlier {
         out.print("\n");
         for run in &runs {
             let comparison = run_report::Comparison::of(run, earlier);
-            out.print(&format!(
-                "{}\n",
-                comparison.line(run.game, &path.display().to_string())
+            out.print(&format!("{}\n", comparison.line(run.game, &earlier.name)));
+        }
+    }
+    if let Some(kept) = &mut sinks.kept {
+        let totals = runs
+            .iter()
+            .map(|run| GameTotals {
+                game: run.game.to_string(),
+                cases: run.summary.cases,
+                mean: run.summary.mean,
+            })
+            .collect();
+        let complete = interrupt::requested().is_none();
+        if let Err(e) = kept.finish(totals, complete) {
+            sinks.kept_error.get_or_insert(format!(
+                "cannot keep the run in {}: {e}",
+                kept.dir().display()
             ));
         }
     }
@@ -764,6 +909,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         ));
     }
     errors.extend(sinks.json_error.take());
+    errors.extend(sinks.kept_error.take());
     if let Err(e) = sinks.save_best() {
         errors.push(e);
     }

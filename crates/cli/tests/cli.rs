@@ -17,6 +17,11 @@ use serde_json::Value;
 
 const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
+/// Where the runs `play` keeps go in these tests: a temporary folder, not the source tree.
+fn runs_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("marathon-cli-runs-{}", std::process::id()))
+}
+
 /// The binary as a word of an `sh -c` command.
 fn marathon_sh() -> String {
     shell_quote(MARATHON)
@@ -76,6 +81,7 @@ fn run_with_input(args: &[&str], input: Option<&[u8]>) -> Run {
     let mut command = Command::new(MARATHON);
     command
         .args(args)
+        .env("MARATHON_RUNS_DIR", runs_dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     command.stdin(if input.is_some() {
@@ -993,6 +999,70 @@ fn shards_merged_are_the_whole_run() {
     for bad in ["0/3", "4/3", "1-3"] {
         run(&["play", "tiles", "--seeds", "1", "--shard", bad]).assert_usage_error(&[bad]);
     }
+}
+
+/// Every play is kept unless `--no-save`; `marathon runs` lists the kept runs newest first, and
+/// `--compare last` / `best` / a run's id find them.
+#[test]
+fn runs_are_kept_listed_and_compared() {
+    let dir = TempDir::new("history");
+    let kept = dir.join("runs");
+    let marathon = |args: &[String]| -> Run {
+        let output = Command::new(MARATHON)
+            .args(args)
+            .env("MARATHON_RUNS_DIR", &kept)
+            .output()
+            .unwrap();
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            elapsed: Duration::ZERO,
+        }
+    };
+    let seeds = ["play", "linez", "--seeds", "1-3", "--summary-only"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        seeds.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let greedy = with(&["--player", "greedy", "--label", "greedy one"]);
+    marathon(&greedy).assert_success();
+    let random = with(&["--player", "random", "--compare", "last"]);
+    let second = marathon(&random);
+    second.assert_success();
+    assert!(second.stdout.contains("(greedy one)"), "{}", second.stdout);
+    let unsaved = with(&["--player", "greedy", "--compare", "best", "--no-save"]);
+    let third = marathon(&unsaved);
+    third.assert_success();
+    // The best kept run is greedy's, which this run plays again: ties everywhere.
+    assert!(
+        third
+            .stdout
+            .contains("(greedy one): 3 cases, 0 wins, 0 losses, 3 ties"),
+        "{}",
+        third.stdout
+    );
+    let listed = marathon(&["runs".to_string()]);
+    listed.assert_success();
+    let rows: Vec<&str> = listed.stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "--no-save kept nothing:\n{}", listed.stdout);
+    assert!(
+        rows[1].ends_with("greedy one"),
+        "newest first:\n{}",
+        listed.stdout
+    );
+    assert!(rows[0].contains("linez (3, "), "{}", listed.stdout);
+    let id = rows[1].split_whitespace().next().unwrap();
+    let by_id = with(&["--player", "greedy", "--compare", id, "--no-save"]);
+    assert!(marathon(&by_id).stdout.contains("3 ties"));
+    let nowhere = with(&["--compare", "no-such-run", "--no-save"]);
+    marathon(&nowhere).assert_usage_error(&["no-such-run"]);
+    let record = std::fs::read_to_string(kept.join(id).join("run.json")).unwrap();
+    let info: Value = serde_json::from_str(&record).unwrap();
+    assert_eq!(info["label"], "greedy one");
+    assert_eq!(info["complete"], true);
+    assert_eq!(info["games"][0]["cases"], 3);
+    let cases = std::fs::read_to_string(kept.join(id).join("cases.jsonl")).unwrap();
+    assert_eq!(cases.lines().count(), 3);
 }
 
 #[test]

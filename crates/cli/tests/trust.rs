@@ -267,10 +267,16 @@ fn finish(mut child: Child) -> Finished {
     }
 }
 
+/// Where the runs `play` keeps go in these tests: a temporary folder, not the source tree.
+fn runs_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("marathon-trust-runs-{}", std::process::id()))
+}
+
 fn marathon(args: &[&str]) -> Command {
     let mut command = Command::new(MARATHON);
     command
         .args(args)
+        .env("MARATHON_RUNS_DIR", runs_dir())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -582,6 +588,7 @@ fn a_full_disk_is_an_error() {
 
     let dir = temp_dir("full-disk");
     let output = Command::new(MARATHON)
+        .env("MARATHON_RUNS_DIR", runs_dir())
         .args(["play", "linez", "--seeds", "1-3", "--player", "random"])
         .args(["--best", dir.join("best.txt").to_str().unwrap()])
         .stdout(std::fs::File::create("/dev/full").unwrap())
@@ -601,6 +608,7 @@ fn bad_output_paths_are_refused_before_playing() {
     for flag in ["--json", "--best", "--report"] {
         let started = Instant::now();
         let output = Command::new(MARATHON)
+            .env("MARATHON_RUNS_DIR", runs_dir())
             .args([
                 "play",
                 "linez",

@@ -5,6 +5,7 @@
 
 pub mod breakdown;
 pub mod files;
+pub mod history;
 pub mod load;
 pub mod record;
 pub mod report;
