@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::ai;
 use crate::env::{PolyominoEnv, Step};
-use crate::rules::{TIME_LIMIT_SECONDS, final_score, upper_bound};
+use crate::rules::{TIME_LIMIT_SECONDS, final_score};
 use crate::vis;
 
 #[derive(Clone, Copy, Debug)]
@@ -46,9 +46,21 @@ impl GameSpec for Polyomino {
     }
 
     /// The official score (0 on any failure, the time factor applied), the case's parameters
-    /// and the metrics `raw` (score before the time factor, 0 on failure), `bound`
-    /// ([`upper_bound`] of the initial board), `ratio` (score / bound) and `covered` (fraction
-    /// of the free cells covered by placed pieces).
+    /// and the metrics (docs/rules.md#polyomino-scoring):
+    ///
+    /// - `raw`: the score before the time factor (0 on failure);
+    /// - `covered`: the share of the initially free cells that placed pieces cover;
+    /// - `mean_size`: the mean size of the placed pieces (0 when none is placed);
+    /// - `unplaced`: the pieces requested and never placed, each of which cost its size^2.
+    ///
+    /// The placed pieces' size^2 add up to at least the cells they cover times `mean_size`
+    /// (equal when all have one size), so `covered` and `mean_size` tell whether a player lacks
+    /// coverage or large pieces, and `unplaced` what it asked for in vain. The three describe
+    /// the calls the judge accepted, also when the case failed. There is no upper bound among
+    /// them: one valid whatever the pieces are must let each free region take pieces as large as
+    /// itself (up to 1000 cells), while the random pieces that fit random boards are small (the
+    /// `ai` placed none above 48 cells on seeds 1-20), so such a bound lay 2 to 100 times above
+    /// the best score.
     fn score(
         &self,
         _case: &CaseId,
@@ -63,12 +75,6 @@ impl GameSpec for Polyomino {
             0
         };
         let score = final_score(raw, time);
-        let bound = upper_bound(&case.board());
-        let ratio = if bound == 0 {
-            0.0
-        } else {
-            score / bound as f64
-        };
         Scored {
             score,
             params: vec![
@@ -82,16 +88,16 @@ impl GameSpec for Polyomino {
                     value: raw as f64,
                 },
                 Metric {
-                    name: "bound",
-                    value: bound as f64,
-                },
-                Metric {
-                    name: "ratio",
-                    value: ratio,
-                },
-                Metric {
                     name: "covered",
                     value: session.covered_fraction(),
+                },
+                Metric {
+                    name: "mean_size",
+                    value: session.mean_placed_size(),
+                },
+                Metric {
+                    name: "unplaced",
+                    value: session.unplaced_count() as f64,
                 },
             ],
         }
