@@ -50,14 +50,17 @@ impl GameSpec for Polyomino {
     ///
     /// - `raw`: the score before the time factor (0 on failure);
     /// - `covered`: the share of the initially free cells that placed pieces cover;
-    /// - `mean_size`: the mean size of the placed pieces (0 when none is placed);
-    /// - `unplaced`: the pieces requested and never placed, each of which cost its size^2.
+    /// - `mean_size`: the mean size of the placed pieces;
+    /// - `points_per_cell`: placed size^2 per covered cell, the size of the piece on a covered
+    ///   cell averaged over the covered cells;
+    /// - `unplaced`: the pieces requested and never placed;
+    /// - `lost`: their size^2, what they cost.
     ///
-    /// The placed pieces' size^2 add up to at least the cells they cover times `mean_size`
-    /// (equal when all have one size), so `covered` and `mean_size` tell whether a player lacks
-    /// coverage or large pieces, and `unplaced` what it asked for in vain. The three describe
-    /// the calls the judge accepted, also when the case failed. There is no upper bound among
-    /// them: one valid whatever the pieces are must let each free region take pieces as large as
+    /// They take the raw score apart: `raw = free cells * covered * points_per_cell - lost`,
+    /// floored at 0, so a table shows whether a player lacks coverage, large pieces, or wastes
+    /// requests. The figures but `raw` describe the calls the judge accepted, also when the
+    /// case failed; with nothing placed, the sizes are 0. There is no upper bound among them:
+    /// one valid whatever the pieces are must let each free region take pieces as large as
     /// itself (up to 1000 cells), while the random pieces that fit random boards are small (the
     /// `ai` placed none above 48 cells on seeds 1-20), so such a bound lay 2 to 100 times above
     /// the best score.
@@ -96,8 +99,16 @@ impl GameSpec for Polyomino {
                     value: session.mean_placed_size(),
                 },
                 Metric {
+                    name: "points_per_cell",
+                    value: session.points_per_cell(),
+                },
+                Metric {
                     name: "unplaced",
                     value: session.unplaced_count() as f64,
+                },
+                Metric {
+                    name: "lost",
+                    value: session.unplaced_penalty() as f64,
                 },
             ],
         }

@@ -619,13 +619,24 @@ impl<S> Session<S> {
         self.pieces.len() - self.placed_count
     }
 
-    /// The mean size of the placed pieces (0 when none is placed): how large the pieces are
-    /// that the player got onto the board, the factor between covering cells and scoring.
+    /// The mean size of the placed pieces (0 when none is placed).
     pub fn mean_placed_size(&self) -> f64 {
         if self.placed_count == 0 {
             0.0
         } else {
             self.placed_cells as f64 / self.placed_count as f64
+        }
+    }
+
+    /// The placed size^2 per cell the placed pieces cover (0 when none is placed): a piece of
+    /// size `s` scores `s` per cell, so this is the size of the piece on a covered cell,
+    /// averaged over the covered cells, and [`Session::placed_score`] is exactly the cells
+    /// covered times it. At least [`Session::mean_placed_size`], equal when all sizes are equal.
+    pub fn points_per_cell(&self) -> f64 {
+        if self.placed_cells == 0 {
+            0.0
+        } else {
+            self.placed_score as f64 / self.placed_cells as f64
         }
     }
 

@@ -93,7 +93,9 @@ fn a_correct_program_scores_its_placement_less_the_unplaced_piece() {
     // Seed 5 has 156 * 23 - 578 = 3010 free cells.
     assert_eq!(metric(&outcome, "covered"), 3.0 / 3010.0);
     assert_eq!(metric(&outcome, "mean_size"), 3.0);
+    assert_eq!(metric(&outcome, "points_per_cell"), 3.0);
     assert_eq!(metric(&outcome, "unplaced"), 1.0);
+    assert_eq!(metric(&outcome, "lost"), 16.0);
 
     let script = format!(
         "{}echo 'GET 3'; {READ_PIECE} echo 'PLACE 0 {x} {y} 0'; read total; echo DONE",
@@ -111,6 +113,7 @@ fn a_correct_program_scores_its_placement_less_the_unplaced_piece() {
     assert!(outcome.score > 8.0);
     assert_eq!(metric(&outcome, "mean_size"), 3.0);
     assert_eq!(metric(&outcome, "unplaced"), 0.0);
+    assert_eq!(metric(&outcome, "lost"), 0.0);
 }
 
 #[test]
@@ -220,8 +223,9 @@ fn a_program_that_does_nothing_but_done_scores_zero_and_is_ok() {
     assert_eq!(outcome.verdict, Verdict::Ok);
     assert_eq!(outcome.score, 0.0);
     assert_eq!(metric(&outcome, "covered"), 0.0);
-    assert_eq!(metric(&outcome, "mean_size"), 0.0);
-    assert_eq!(metric(&outcome, "unplaced"), 0.0);
+    for name in ["mean_size", "points_per_cell", "unplaced", "lost"] {
+        assert_eq!(metric(&outcome, name), 0.0, "{name}");
+    }
 }
 
 /// The first position in reading order where `piece`, unturned, fits on `board`.
@@ -262,9 +266,22 @@ fn the_figures_of_a_scripted_game_are_the_hand_counted_ones() {
     // 8 of the 3010 free cells, in 2 pieces.
     assert_eq!(named(&scored.metrics, "covered"), 8.0 / 3010.0);
     assert_eq!(named(&scored.metrics, "mean_size"), 4.0);
+    // (9 + 25) points over 8 cells.
+    assert_eq!(named(&scored.metrics, "points_per_cell"), 34.0 / 8.0);
     assert_eq!(named(&scored.metrics, "unplaced"), 1.0);
+    assert_eq!(named(&scored.metrics, "lost"), 16.0);
     let names: Vec<&str> = scored.metrics.iter().map(|m| m.name).collect();
-    assert_eq!(names, ["raw", "covered", "mean_size", "unplaced"]);
+    assert_eq!(
+        names,
+        [
+            "raw",
+            "covered",
+            "mean_size",
+            "points_per_cell",
+            "unplaced",
+            "lost"
+        ]
+    );
 
     // A failed case scores 0; the other figures still tell what was done before.
     let crash = Verdict::Crash {
@@ -316,16 +333,33 @@ fn the_figures_agree_with_a_recount_of_the_players_games() {
                 "{context}"
             );
             assert_eq!(env.moves(), placed.len() as u64, "{context}");
-            // Placed size^2 is at least cells times the mean size (equal sizes give equality).
             let squares: u64 = placed.iter().map(|s| s * s).sum();
             assert_eq!(session.placed_score(), squares, "{context}");
-            assert!(
-                squares as f64 >= cells as f64 * figure("mean_size") - 1e-6,
+            assert_eq!(
+                figure("points_per_cell"),
+                squares as f64 / cells as f64,
                 "{context}"
+            );
+            // A mean weighted by size is at least the plain one.
+            assert!(
+                figure("points_per_cell") >= figure("mean_size"),
+                "{context}"
+            );
+            let lost: u64 = (0..session.requested())
+                .filter(|&i| !session.is_placed(i))
+                .map(|i| (session.pieces()[i].size() as u64).pow(2))
+                .sum();
+            assert_eq!(figure("lost"), lost as f64, "{context}");
+            // The figures take the raw score apart: free * covered * points_per_cell - lost.
+            let rebuilt = free as f64 * figure("covered") * figure("points_per_cell") - lost as f64;
+            assert!(
+                (rebuilt.max(0.0) - figure("raw")).abs() < 1e-6 * squares as f64,
+                "{context}: {rebuilt} vs {}",
+                figure("raw")
             );
             assert_eq!(
                 figure("raw"),
-                squares.saturating_sub(session.unplaced_penalty()) as f64,
+                squares.saturating_sub(lost) as f64,
                 "{context}"
             );
         }

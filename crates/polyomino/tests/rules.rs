@@ -139,6 +139,7 @@ fn placements_score_and_refusals_leave_the_session_unchanged() {
     );
     assert_eq!(s.placed_cells(), 6);
     assert_eq!(s.mean_placed_size(), 3.0);
+    assert_eq!(s.points_per_cell(), 3.0);
 }
 
 #[test]
@@ -147,6 +148,7 @@ fn the_figures_of_mixed_sizes_add_up() {
     let mut s = small_session(vec![i, square, l]);
     // Nothing placed yet: no mean to take, nothing covered.
     assert_eq!(s.mean_placed_size(), 0.0);
+    assert_eq!(s.points_per_cell(), 0.0);
     assert_eq!(s.covered_fraction(), 0.0);
     assert_eq!(s.get_next(3).unwrap().0, 0);
     assert_eq!(s.get_next(4).unwrap().0, 1);
@@ -158,6 +160,9 @@ fn the_figures_of_mixed_sizes_add_up() {
     assert_eq!(s.placed_cells(), 3 + 4);
     assert_eq!(s.covered_fraction(), 7.0 / 11.0);
     assert_eq!(s.mean_placed_size(), 3.5);
+    // 9 + 16 points over 7 cells: the square's cells count 4 each, the I's 3.
+    assert_eq!(s.points_per_cell(), 25.0 / 7.0);
+    assert_eq!(s.placed_score() as f64, 7.0 * s.points_per_cell());
     // The L is left in hand: it costs 9.
     assert_eq!(s.unplaced_count(), 1);
     assert_eq!(s.unplaced_penalty(), 9);
