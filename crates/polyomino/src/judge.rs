@@ -62,8 +62,8 @@ impl GameSpec for Polyomino {
     /// case failed; with nothing placed, the sizes are 0. There is no upper bound among them:
     /// one valid whatever the pieces are must let each free region take pieces as large as
     /// itself (up to 1000 cells), while the random pieces that fit random boards are small (the
-    /// `ai` placed none above 48 cells on seeds 1-20), so such a bound lay 2 to 100 times above
-    /// the best score.
+    /// `ai` placed none above 48 cells on seeds 1-20), so such a bound lay 1.7 to 100 times
+    /// above its score.
     fn score(
         &self,
         _case: &CaseId,
