@@ -144,7 +144,7 @@ impl SolveConfig {
 }
 
 /// A game-specific figure of a case besides its score (solitaire's Kattis points, polyomino's
-/// upper bound); the summary shows its mean and total.
+/// share of cells covered); the summary shows its mean and total.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Metric {
     pub name: &'static str,
@@ -175,8 +175,10 @@ pub fn format_score(score: f64) -> String {
     if score.fract() == 0.0 && score.abs() < 1e15 {
         format!("{score:.0}")
     } else {
+        // A score just off an integer (polyomino's 142403.0004) rounds to `142403.000`: its
+        // dot goes with the zeros.
         let text = format!("{score:.3}");
-        text.trim_end_matches('0').to_string()
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -189,5 +191,13 @@ mod tests {
         assert_eq!(CaseId::seed(17).to_string(), "17");
         assert_eq!(CaseId::in_group(6, 17).to_string(), "g6:17");
         assert_eq!(CaseId::named("g6-1", Some(6), 12).to_string(), "g6-1");
+    }
+
+    #[test]
+    fn scores_print_without_trailing_zeros_or_dot() {
+        assert_eq!(format_score(620.0), "620");
+        assert_eq!(format_score(620.5), "620.5");
+        assert_eq!(format_score(12.34567), "12.346");
+        assert_eq!(format_score(142403.0004), "142403");
     }
 }

@@ -609,6 +609,37 @@ impl<S> Session<S> {
         self.placed_count
     }
 
+    /// The cells the placed pieces cover: the sum of their sizes.
+    pub fn placed_cells(&self) -> usize {
+        self.placed_cells
+    }
+
+    /// The pieces requested and never placed (each costs its size^2).
+    pub fn unplaced_count(&self) -> usize {
+        self.pieces.len() - self.placed_count
+    }
+
+    /// The mean size of the placed pieces (0 when none is placed).
+    pub fn mean_placed_size(&self) -> f64 {
+        if self.placed_count == 0 {
+            0.0
+        } else {
+            self.placed_cells as f64 / self.placed_count as f64
+        }
+    }
+
+    /// The placed size^2 per cell the placed pieces cover (0 when none is placed): a piece of
+    /// size `s` scores `s` per cell, so this is the size of the piece on a covered cell,
+    /// averaged over the covered cells, and [`Session::placed_score`] is exactly the cells
+    /// covered times it. At least [`Session::mean_placed_size`], equal when all sizes are equal.
+    pub fn points_per_cell(&self) -> f64 {
+        if self.placed_cells == 0 {
+            0.0
+        } else {
+            self.placed_score as f64 / self.placed_cells as f64
+        }
+    }
+
     /// Sum of size^2 over placed pieces.
     pub fn placed_score(&self) -> u64 {
         self.placed_score
@@ -655,20 +686,4 @@ impl<S: PieceSource> Contest for Session<S> {
 pub fn final_score(raw: u64, time: Duration) -> f64 {
     let factor = (1.0 - TIME_PENALTY_PER_SECOND * time.as_secs_f64()).max(0.0);
     raw as f64 * factor
-}
-
-/// The most a free region of `cells` cells can score: the best sum of size^2 of pieces of
-/// sizes `MIN_SIZE..=MAX_SIZE` whose sizes add up to at most `cells` (whole pieces of
-/// `MAX_SIZE`, then the rest as one piece if it is large enough), whatever their shapes.
-pub fn region_bound(cells: usize) -> u64 {
-    let (max, min) = (MAX_SIZE as u64, MIN_SIZE as u64);
-    let cells = cells as u64;
-    let rest = cells % max;
-    (cells / max) * max * max + if rest >= min { rest * rest } else { 0 }
-}
-
-/// An upper bound on the raw score of any player on `board`: [`region_bound`] summed over its
-/// free regions (a piece lies inside one region).
-pub fn upper_bound(board: &Board) -> u64 {
-    board.free_regions().into_iter().map(region_bound).sum()
 }

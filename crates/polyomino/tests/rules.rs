@@ -1,10 +1,10 @@
-//! The rules on hand-checked positions: rotations, every refused call, the score, the bound.
+//! The rules on hand-checked positions: rotations, every refused call, the score and the
+//! session's figures, the free regions.
 
 use std::time::Duration;
 
 use marathon_polyomino::rules::{
     Axis, Board, Piece, PieceSource, PlaceProblem, RuleError, Session, ShapeError, final_score,
-    region_bound, upper_bound,
 };
 
 /// Hands out the given pieces in turn (cycling).
@@ -132,6 +132,41 @@ fn placements_score_and_refusals_leave_the_session_unchanged() {
     assert_eq!(s.raw_score(), 9);
     assert_eq!(s.covered_fraction(), 6.0 / 11.0);
     assert_eq!(format!("{:?}", s.board()), "4x3\n..##\n##.#\n##..\n");
+    // Two trominoes placed (6 cells), one requested and not placed.
+    assert_eq!(
+        (s.requested(), s.placed_count(), s.unplaced_count()),
+        (3, 2, 1)
+    );
+    assert_eq!(s.placed_cells(), 6);
+    assert_eq!(s.mean_placed_size(), 3.0);
+    assert_eq!(s.points_per_cell(), 3.0);
+}
+
+#[test]
+fn the_figures_of_mixed_sizes_add_up() {
+    let (i, l, square) = (piece(&["XXX"]), piece(&["X.", "XX"]), piece(&["XX", "XX"]));
+    let mut s = small_session(vec![i, square, l]);
+    // Nothing placed yet: no mean to take, nothing covered.
+    assert_eq!(s.mean_placed_size(), 0.0);
+    assert_eq!(s.points_per_cell(), 0.0);
+    assert_eq!(s.covered_fraction(), 0.0);
+    assert_eq!(s.get_next(3).unwrap().0, 0);
+    assert_eq!(s.get_next(4).unwrap().0, 1);
+    assert_eq!(s.get_next(3).unwrap().0, 2);
+    // The I along the bottom row, the square at the top right.
+    assert_eq!(s.place_next(0, 0, 2, 0), Ok(9));
+    assert_eq!(s.place_next(1, 2, 0, 0), Ok(9 + 16));
+    assert_eq!(format!("{:?}", s.board()), "4x3\n..##\n.###\n###.\n");
+    assert_eq!(s.placed_cells(), 3 + 4);
+    assert_eq!(s.covered_fraction(), 7.0 / 11.0);
+    assert_eq!(s.mean_placed_size(), 3.5);
+    // 9 + 16 points over 7 cells: the square's cells count 4 each, the I's 3.
+    assert_eq!(s.points_per_cell(), 25.0 / 7.0);
+    assert_eq!(s.placed_score() as f64, 7.0 * s.points_per_cell());
+    // The L is left in hand: it costs 9.
+    assert_eq!(s.unplaced_count(), 1);
+    assert_eq!(s.unplaced_penalty(), 9);
+    assert_eq!(s.raw_score(), 25 - 9);
 }
 
 /// The refusal of `PLACE index x y rotation` on a fresh 4x3 session holding one L tromino.
@@ -242,18 +277,12 @@ fn the_time_factor_is_one_percent_per_second_floored_at_zero() {
 }
 
 #[test]
-fn bounds_are_the_best_sums_of_squares() {
-    assert_eq!(region_bound(0), 0);
-    assert_eq!(region_bound(2), 0);
-    assert_eq!(region_bound(3), 9);
-    assert_eq!(region_bound(1000), 1_000_000);
-    assert_eq!(region_bound(1002), 1_000_000);
-    assert_eq!(region_bound(1003), 1_000_009);
-    assert_eq!(region_bound(2500), 2_250_000);
-    // Regions of 1, 5 and 2 cells:
+fn free_regions_are_4_connected() {
+    // Regions of 1 cell ((1, 0)), 3 cells ((3..6, 0)) and 4 cells ((0..4, 2)); (1, 0) touches
+    // no other free cell along an edge.
     // #.#...
     // ######
-    // ....##   (the last region: (0..4, 2) = 4 cells, so 16)
+    // ....##
     let mut board = Board::new(6, 3);
     for (x, y) in [
         (0, 0),
@@ -270,5 +299,9 @@ fn bounds_are_the_best_sums_of_squares() {
         board.cover(x, y);
     }
     assert_eq!(board.free_regions(), vec![1, 3, 4]);
-    assert_eq!(upper_bound(&board), 9 + 16);
+    // Cells that meet only at a corner are separate regions.
+    let mut board = Board::new(2, 2);
+    board.cover(1, 0);
+    board.cover(0, 1);
+    assert_eq!(board.free_regions(), vec![1, 1]);
 }
