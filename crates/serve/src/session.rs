@@ -209,6 +209,7 @@ where
             "legal": legal,
             "legal_count": legal_count,
             "score": self.env.score(),
+            "score_text": format_score(self.env.score()),
             "moves": self.env.moves(),
             "over": over,
             "final": over.then(|| format_score(outcome.score)),
