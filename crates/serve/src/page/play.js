@@ -209,7 +209,9 @@
         hintCells: (h) => (h === "0 0" ? [] : [cellOf(h)]),
         buttons: [["Stop (0 0)", "0 0"]],
         info: () => {
-          const last = st.replies.length ? "last uncovered: " + st.message.trim() + "\n" : "";
+          // After a removal the contest tells the piece it uncovered, in one line.
+          const reveal = st.message.trim();
+          const last = st.replies.length && !st.over && !reveal.includes("\n") ? `last uncovered: ${reveal}\n` : "";
           return last + "click a stack to remove its top piece (a move the last piece allows)";
         },
       };
@@ -297,6 +299,10 @@
     const g = game();
     const step = g.drawStep ? g.drawStep() : st.steps[st.steps.length - 1] || null;
     viewer().draw(svg, view, step);
+    // Zoomed by CSS: clicks map through the SVG's own coordinates.
+    const zoom = Number($("zoom").value) || 1;
+    svg.style.width = Number(svg.getAttribute("width")) * zoom + "px";
+    svg.style.height = Number(svg.getAttribute("height")) * zoom + "px";
     marks = el(svg, "g", { class: "marks" });
     redrawMarks();
   }
@@ -427,6 +433,7 @@
   $("hint").onclick = askHint;
   $("play-hint").onclick = () => hint && send(hint);
   $("game").onchange = showGroups;
+  $("zoom").onchange = () => st && draw();
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.key === "u") undo();
