@@ -43,6 +43,13 @@ mod tests {
         for name in marathon_games::names() {
             assert!(page.contains(&format!("viewers[\"{name}\"]")), "{name}");
         }
+        // Every game is played by clicking: the play script has its controller.
+        for name in marathon_games::names() {
+            assert!(
+                SCRIPT.contains(&format!("\n    {name}: (")),
+                "no controller for {name}"
+            );
+        }
         for outside in ["src=\"http", "href=\"http", "url(http", "@import"] {
             assert!(!page.contains(outside), "nothing from outside: {outside}");
         }

@@ -220,6 +220,9 @@ where
         if self.env.turn() != Turn::Player {
             return Err("the game is over".into());
         }
+        if reply.contains(['\n', '\r']) {
+            return Err("a reply is one line".into());
+        }
         let action = self
             .env
             .parse_action(reply)

@@ -228,6 +228,12 @@ fn bad_requests_are_refused_and_the_server_goes_on() {
         ),
         (
             "POST",
+            "/api/step",
+            json!({"session": session, "action": "0\n0"}).to_string(),
+            422,
+        ),
+        (
+            "POST",
             "/api/undo",
             json!({"session": session}).to_string(),
             409,

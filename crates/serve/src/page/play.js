@@ -217,7 +217,9 @@
       };
     })(),
   };
-  const game = () => controllers[st.game];
+  // A game without a controller here is played by typing its replies.
+  const typed = { click: () => null, marks: () => [], hintCells: () => [], info: () => "type a reply below" };
+  const game = () => controllers[st.game] || typed;
   const viewer = () => viewers[st.game];
 
   function button(box, label, onclick, id) {
@@ -280,6 +282,7 @@
     $("undo").disabled = st.replies.length === 0;
     $("hint").disabled = st.over;
     $("play-hint").disabled = true;
+    $("send").disabled = st.over;
     for (const b of $("controls").querySelectorAll("button")) b.disabled = st.over;
     $("end").hidden = !st.over;
     if (st.over) {
@@ -432,6 +435,11 @@
   $("undo").onclick = undo;
   $("hint").onclick = askHint;
   $("play-hint").onclick = () => hint && send(hint);
+  $("typed").onsubmit = (event) => {
+    event.preventDefault();
+    const reply = $("reply").value.trim();
+    if (reply) send(reply);
+  };
   $("game").onchange = showGroups;
   $("zoom").onchange = () => st && draw();
   document.addEventListener("keydown", (e) => {
