@@ -423,6 +423,8 @@ fn a_person_plays_every_game_by_clicking_and_the_page_scores_as_the_judge() {
         state = settle(&mut browser, replies.len(), &format!("{name}: undo"));
         assert_eq!(replies_of(&state), replies, "{name}: undo");
         check_score(&mut browser, *game, &state, &format!("{name} after undo"));
+        let errors = browser.eval("window.pageErrors");
+        assert_eq!(errors, json!([]), "{name}: script errors");
         // End the game where its player can, and check the final score.
         let ending = match name {
             "tiles" => Some("reply-GIVE-UP"),
@@ -450,9 +452,27 @@ fn a_person_plays_every_game_by_clicking_and_the_page_scores_as_the_judge() {
                 "{name}"
             );
             browser.screenshot(&dir.join(format!("{name}-end.png")));
+            let errors = browser.eval("window.pageErrors");
+            assert_eq!(errors, json!([]), "{name}: script errors");
+            // The saved replay is a replay page that steps through the game without errors.
+            let page = browser.eval(
+                "fetch(document.getElementById('save').getAttribute('href')).then((r) => r.text())",
+            );
+            let file = dir.join(format!("{name}-replay.html"));
+            std::fs::write(&file, page.as_str().expect("the replay page")).expect("written");
+            browser.open(&format!("file://{}#selftest", file.display()));
+            browser.wait_for(
+                "document.body.dataset.selftest !== undefined",
+                &format!("{name}: the saved replay's self-test"),
+            );
+            let result = browser.eval("document.body.dataset.selftest");
+            let result = result.as_str().unwrap_or_default();
+            let steps = format!("steps={}", state["steps"].as_array().map_or(0, Vec::len));
+            assert!(
+                result.starts_with("ok ") && result.contains(&steps),
+                "{name}: the saved replay: {result}"
+            );
         }
-        let errors = browser.eval("window.pageErrors");
-        assert_eq!(errors, json!([]), "{name}: script errors");
         eprintln!(
             "{name}: played {replies:?}, hint {hint:?}; screenshots in {}",
             dir.display()
