@@ -66,6 +66,13 @@ enum Command {
         #[command(flatten)]
         player: PlayerArgs,
     },
+    /// Serve a page on 127.0.0.1 where a person plays a case under the judge's rules, with
+    /// undo, the built-in AI's hints and a replay page of the game (docs/serve.md).
+    Serve {
+        /// The port (0: a free one); the page's address is printed.
+        #[arg(long, default_value_t = marathon_serve::DEFAULT_PORT)]
+        port: u16,
+    },
 }
 
 #[derive(Args)]
@@ -221,6 +228,7 @@ fn main() -> ExitCode {
         Command::Solve { game, player } => marathon_games::lookup(&game)
             .map_err(Stop::from)
             .and_then(|g| solve(g, &player)),
+        Command::Serve { port } => serve(port),
     };
     let (code, message) = match result {
         Ok(()) => (0, None),
@@ -233,6 +241,21 @@ fn main() -> ExitCode {
         let _ = writeln!(io::stderr(), "marathon: {message}");
     }
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// `marathon serve`: the play page on 127.0.0.1 until the process is stopped.
+fn serve(port: u16) -> Result<(), Stop> {
+    let server = marathon_serve::Server::bind(port).map_err(|e| Stop::Output(e.to_string()))?;
+    let mut stdout = io::stdout();
+    let _ = writeln!(
+        stdout,
+        "marathon serve: open {} (Ctrl-C stops)",
+        server.url()
+    );
+    let _ = stdout.flush();
+    server
+        .serve()
+        .map_err(|e| Stop::Output(format!("the server stopped: {e}")))
 }
 
 /// Standard output that a closed pipe does not break: `marathon ... | head` stops printing

@@ -1234,3 +1234,54 @@ fn report_and_compare_against_an_earlier_run() {
     args.push(missing.to_str().unwrap());
     run(&args).assert_usage_error(&["missing.jsonl"]);
 }
+
+#[test]
+fn serve_prints_its_address_and_answers_there_and_refuses_a_taken_port() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    /// The server, stopped however the test ends.
+    struct Running(std::process::Child);
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = Running(
+        Command::new(MARATHON)
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("marathon serve starts"),
+    );
+    let mut line = String::new();
+    BufReader::new(child.0.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the address is printed");
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    assert!(address.starts_with("127.0.0.1:"), "{line}");
+    let mut stream = std::net::TcpStream::connect(&address).expect("it listens");
+    write!(
+        stream,
+        "GET /api/games HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"solitaire\""), "{answer}");
+    // A second server on the same port cannot listen, and says so.
+    let port = address.rsplit(':').next().expect("a port");
+    let taken = Command::new(MARATHON)
+        .args(["serve", "--port", port])
+        .output()
+        .expect("runs");
+    assert_eq!(taken.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&taken.stderr);
+    assert!(stderr.contains("cannot listen"), "{stderr}");
+}

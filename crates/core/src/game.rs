@@ -140,6 +140,15 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
         env: &Self::Env,
         event: &<Self::Env as Environment>::Event,
     ) -> Option<Value>;
+    /// The move the game's default built-in player (`ai`) would make now, searching at the
+    /// fixed `effort` (so that the hint depends on the position alone), for a person playing the
+    /// case (`marathon serve`). The player sees only what the contest has shown it: a game
+    /// builds it from the position as the protocol's text tells it, never from hidden parts of
+    /// the case. `None` when it is not the player's turn, or (the default) for a game without
+    /// hints; otherwise a legal action.
+    fn hint(&self, _env: &Self::Env, _effort: u64) -> Option<<Self::Env as Environment>::Action> {
+        None
+    }
 }
 
 /// A game's built-in players speaking its protocol ([`GameSpec::SOLVE`]).

@@ -27,7 +27,10 @@ pub struct Recording {
 
 /// The game-specific half of a replay page: a script defining `const viewer = { init(start),
 /// apply(state, step), draw(svg, state, step), describe(state, step) }` (and optionally
-/// `clone(state)`) and its style sheet. `apply` may change the state it is given: the page
+/// `clone(state)`) and its style sheet. The play page of `marathon serve` draws its boards with
+/// the same viewers, and also asks them where a cell is drawn and which cell a point is in:
+/// `cellBox(state, i) -> [x, y, width, height]` and `cellAt(state, x, y) -> i or -1`, in the
+/// SVG's units. `apply` may change the state it is given: the page
 /// clones its checkpoints before stepping forward from one.
 #[derive(Clone, Copy, Debug)]
 pub struct Viewer {

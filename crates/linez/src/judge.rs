@@ -5,12 +5,15 @@
 
 use std::time::Duration;
 
+use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
-use marathon_core::{CaseId, GameSpec, Scored, Settings, Solve, Verdict};
+use marathon_core::rng::seed_from_lines;
+use marathon_core::{CaseId, Clock, GameSpec, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
 use crate::env::{LinezEnv, Step};
+use crate::rules::Move;
 use crate::vis;
 
 #[derive(Clone, Copy, Debug)]
@@ -54,5 +57,19 @@ impl GameSpec for Linez {
 
     fn replay_step(&self, _env: &LinezEnv, step: &Step) -> Option<Value> {
         Some(vis::step_json(step))
+    }
+
+    /// The `ai` player's move for the board and preview the player is shown, seeded as in a
+    /// game from that observation's text.
+    fn hint(&self, env: &LinezEnv, effort: u64) -> Option<Move> {
+        if env.turn() != Turn::Player {
+            return None;
+        }
+        let message = env.message(None);
+        let seed = seed_from_lines(&message.lines().collect::<Vec<_>>());
+        let mut player = ai::new_player("ai", Some(effort), seed, &Settings::default()).ok()?;
+        let state = env.state();
+        let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
+        player.choose(&state.board, state.preview, &clock)
     }
 }

@@ -7,13 +7,16 @@
 
 use std::time::Duration;
 
+use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
+use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
 use crate::env::{PolyominoEnv, Step};
+use crate::protocol::{Command, format_case};
 use crate::rules::{TIME_LIMIT_SECONDS, final_score};
 use crate::vis;
 
@@ -121,5 +124,17 @@ impl GameSpec for Polyomino {
 
     fn replay_step(&self, env: &PolyominoEnv, step: &Step) -> Option<Value> {
         vis::step_json(env.session(), step)
+    }
+
+    /// The `ai` player's next call ([`ai::hint`]) on the board as it stands, holding the piece
+    /// requested last if it is not placed; seeded from the case's text, as in a game.
+    fn hint(&self, env: &PolyominoEnv, effort: u64) -> Option<Command> {
+        if env.turn() != Turn::Player {
+            return None;
+        }
+        let case = env.case();
+        let text = format_case(case.width, case.height, &case.covered);
+        let seed = seed_from_lines(&text.lines().collect::<Vec<_>>());
+        Some(ai::hint(env.session(), env.pending(), effort, seed))
     }
 }

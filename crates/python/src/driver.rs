@@ -61,15 +61,18 @@ pub trait Driver: Send + Sync {
 
 /// The driver of game `name` (a name of the registry), or `None`.
 pub fn driver(name: &str) -> Option<Box<dyn Driver>> {
-    // One line per game; `every_registered_game_has_a_driver` keeps this beside the registry.
-    Some(match name {
-        "linez" => Box::new(Core::new(&marathon_linez::LINEZ)),
-        "tiles" => Box::new(Core::new(&marathon_tiles::TILES)),
-        "reversi" => Box::new(Core::new(&marathon_reversi::REVERSI)),
-        "polyomino" => Box::new(Core::new(&marathon_polyomino::POLYOMINO)),
-        "solitaire" => Box::new(Core::new(&marathon_solitaire::SOLITAIRE)),
-        _ => return None,
-    })
+    struct MakeDriver;
+    impl marathon_games::GameVisitor for MakeDriver {
+        type Output = Box<dyn Driver>;
+        fn visit<G: GameSpec>(self, game: &'static G) -> Box<dyn Driver>
+        where
+            G::Env: Spaces + Sync,
+            <G::Env as Environment>::Event: Sync,
+        {
+            Box::new(Core::new(game))
+        }
+    }
+    marathon_games::with_game(name, MakeDriver)
 }
 
 /// The games' names, in the registry's order.
@@ -106,22 +109,6 @@ where
             game,
             start: None,
             play: None,
-        }
-    }
-
-    /// The case id `marathon play GAME --seeds SEED [--group GROUP]` plays.
-    fn case_id(&self, seed: u64, group: Option<u32>) -> Result<CaseId, String> {
-        match (self.game.groups(), group) {
-            (None, None) => Ok(CaseId::seed(seed)),
-            (None, Some(_)) => Err(format!("{} has no case groups", G::NAME)),
-            (Some((_, default)), None) => Ok(CaseId::in_group(default, seed)),
-            (Some((range, _)), Some(g)) if range.contains(&g) => Ok(CaseId::in_group(g, seed)),
-            (Some((range, _)), Some(g)) => Err(format!(
-                "group {g}: {} has groups {}..{}",
-                G::NAME,
-                range.start(),
-                range.end()
-            )),
         }
     }
 
@@ -167,7 +154,7 @@ where
     }
 
     fn reset(&mut self, seed: u64, group: Option<u32>) -> Result<(), String> {
-        let case = self.case_id(seed, group)?;
+        let case = marathon_games::seed_case(self.game, seed, group)?;
         let start = match self.start.take() {
             Some(start) if start.case == case => start,
             _ => {

@@ -12,14 +12,16 @@ use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, Started, Verdict,
+    CaseId, Clock, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, Started, Verdict,
 };
 use serde_json::Value;
 
 use crate::ai::{self, Predictions};
 use crate::env::{ReversiEnv, Step};
+use crate::protocol::MoveText;
 use crate::vis;
 
 #[derive(Clone, Copy, Debug)]
@@ -103,5 +105,23 @@ impl GameSpec for Reversi {
 
     fn replay_step(&self, env: &ReversiEnv, step: &Step) -> Option<Value> {
         Some(vis::step_json(env.state(), step))
+    }
+
+    /// The `ai` player's move for the board player 1 is shown, seeded from that observation as
+    /// in a game. It sees this board alone: in a game it would also have read the opponents'
+    /// earlier moves off the boards before, and its model of them would be sharper.
+    fn hint(&self, env: &ReversiEnv, effort: u64) -> Option<MoveText> {
+        if env.turn() != Turn::Player {
+            return None;
+        }
+        let message = env.message(None);
+        let seed = ai::observation_seed(&message.lines().collect::<Vec<_>>());
+        let mut player = ai::new_player("ai", Some(effort), seed, &Default::default()).ok()?;
+        let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
+        let cell = player.choose(&env.state().board, &clock);
+        Some(MoveText {
+            col: cell.col(),
+            row: cell.row(),
+        })
     }
 }

@@ -7,14 +7,17 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
+use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{CaseId, Clock, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
 use crate::env::{SolitaireEnv, Step, case_deal, case_setup};
 use crate::generator::{DEFAULT_GROUP, GROUP_ALPHABETS, official_case, official_cases};
+use crate::protocol::{Reply, format_board};
 use crate::vis;
 
 /// The name of the Kattis-points metric of official cases.
@@ -100,5 +103,25 @@ impl GameSpec for Solitaire {
 
     fn replay_step(&self, _env: &SolitaireEnv, step: &Step) -> Option<Value> {
         vis::step_json(step)
+    }
+
+    /// The `ai` player's removal (or `0 0`) in the position the player knows: the tops, what
+    /// it removed and what that uncovered ([`SolitaireEnv::state`]); seeded from the first
+    /// observation, as in a game.
+    fn hint(&self, env: &SolitaireEnv, effort: u64) -> Option<Reply> {
+        if env.turn() != Turn::Player {
+            return None;
+        }
+        let board = format_board(&env.deal().tops());
+        let seed = seed_from_lines(&board.lines().collect::<Vec<_>>());
+        let mut player = ai::new_player("ai", Some(effort), seed, &Settings::default()).ok()?;
+        let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
+        let state = env.state();
+        let choice = if state.is_over() {
+            None
+        } else {
+            player.choose(state, &clock)
+        };
+        Some(choice.map_or(Reply::Stop, Reply::Remove))
     }
 }

@@ -8,13 +8,15 @@
 use std::time::Duration;
 
 use marathon_core::replay::Viewer;
+use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{CaseId, Clock, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
 use crate::env::{Step, TilesEnv};
-use crate::rules::{MAX_MOVES, State};
+use crate::protocol::format_params;
+use crate::rules::{MAX_MOVES, Move, State};
 use crate::vis;
 
 #[derive(Clone, Copy, Debug)]
@@ -91,5 +93,18 @@ impl GameSpec for Tiles {
 
     fn replay_step(&self, _env: &TilesEnv, step: &Step) -> Option<Value> {
         Some(vis::step_json(step))
+    }
+
+    /// The `ai` player's reply to the tile in hand. The protocol never shows the board, but
+    /// every player keeps it from the tiles and its replies, as [`TilesEnv::state`] has it;
+    /// seeded from the first line, as in a game.
+    fn hint(&self, env: &TilesEnv, effort: u64) -> Option<Move> {
+        let tile = env.tile()?;
+        let state = env.state();
+        let seed = seed_from_lines(&[format_params(state.params)]);
+        let mut player =
+            ai::new_player("ai", state, Some(effort), seed, &Settings::default()).ok()?;
+        let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
+        Some(player.choose(state, tile, &clock))
     }
 }

@@ -17,6 +17,14 @@ const viewer = (() => {
   const centre = (i) => [MARGIN + (i % SIZE) * CELL + CELL / 2, TOP + Math.floor(i / SIZE) * CELL + CELL / 2];
 
   return {
+    // Where cell i is drawn, and the cell at a point (the play page's clicks).
+    cellBox(state, i) {
+      return [MARGIN + (i % SIZE) * CELL, TOP + Math.floor(i / SIZE) * CELL, CELL, CELL];
+    },
+    cellAt(state, x, y) {
+      const c = Math.floor((x - MARGIN) / CELL), r = Math.floor((y - TOP) / CELL);
+      return c >= 0 && c < SIZE && r >= 0 && r < SIZE ? r * SIZE + c : -1;
+    },
     init(start) {
       return { cells: digits(start.board), preview: digits(start.preview) };
     },

@@ -21,7 +21,7 @@ use crate::protocol::{
     Command, format_command, parse_case_header, parse_cell, parse_piece_header, parse_piece_rows,
     parse_total,
 };
-use crate::rules::{Board, Contest, Piece};
+use crate::rules::{Board, Contest, MAX_REQUESTS, Piece, Session};
 
 /// The built-in players; the first is the default.
 pub const PLAYERS: &[&str] = &["ai", "baseline"];
@@ -84,6 +84,55 @@ impl<E: std::fmt::Display> std::fmt::Display for PlayError<E> {
             ),
             PlayError::Contest(error) => write!(f, "{error}"),
         }
+    }
+}
+
+/// The `ai` player's next call in the middle of a game (a hint for a person): the player
+/// starts on the board as it stands (the case's covered cells and every piece placed), holding
+/// `pending` (the piece requested last, if unplaced), and its first call is the hint: `PLACE`
+/// for the piece it holds, `GET` for the size it would ask for, or `DONE` when no size gains
+/// (or no request is left). `effort` is its samples per size; `seed` seeds its generator.
+pub fn hint<S>(
+    session: &Session<S>,
+    pending: Option<(usize, &Piece)>,
+    effort: u64,
+    seed: u64,
+) -> Command {
+    /// A contest that hands out the held piece once and ends the player at its first call
+    /// otherwise, with that call as the error.
+    struct Probe(Option<(usize, Piece)>);
+    impl Contest for Probe {
+        type Error = Command;
+        fn get_next(&mut self, size: i64) -> Result<(usize, Piece), Command> {
+            self.0.take().ok_or(Command::Get { size })
+        }
+        fn place_next(
+            &mut self,
+            index: i64,
+            x: i64,
+            y: i64,
+            rotation: i64,
+        ) -> Result<u64, Command> {
+            Err(Command::Place {
+                index,
+                x,
+                y,
+                rotation,
+            })
+        }
+    }
+    let config = PlayerConfig {
+        effort: Some(effort),
+        time_limit: Duration::from_secs(crate::rules::TIME_LIMIT_SECONDS),
+        started: Instant::now(),
+        seed,
+        params: smart::Params::default(),
+    };
+    let mut probe = Probe(pending.map(|(index, piece)| (index, piece.clone())));
+    match smart::play(session.board(), &mut probe, &config) {
+        Err(Command::Get { .. }) if session.requested() >= MAX_REQUESTS => Command::Done,
+        Err(call) => call,
+        Ok(()) => Command::Done,
     }
 }
 

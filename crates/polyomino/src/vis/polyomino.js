@@ -12,7 +12,19 @@ const viewer = (() => {
   // Distinct hues for neighbouring piece indices (golden angle).
   const colour = (k) => `hsl(${(k * 137.508) % 360}, 65%, 62%)`;
 
+  const scaleOf = (state) => Math.max(1, Math.floor(MAX_SIDE / Math.max(state.w, state.h)));
+
   return {
+    // Where cell i is drawn, and the cell at a point (the play page's clicks).
+    cellBox(state, i) {
+      const scale = scaleOf(state);
+      return [(i % state.w) * scale, Math.floor(i / state.w) * scale, scale, scale];
+    },
+    cellAt(state, x, y) {
+      const scale = scaleOf(state);
+      const c = Math.floor(x / scale), r = Math.floor(y / scale);
+      return c >= 0 && c < state.w && r >= 0 && r < state.h ? r * state.w + c : -1;
+    },
     init(start) {
       const owner = new Int32Array(start.w * start.h);
       for (let i = 0; i < owner.length; i++) owner[i] = start.board[i] === "#" ? -1 : 0;
@@ -34,7 +46,7 @@ const viewer = (() => {
       return state;
     },
     draw(svg, state, step) {
-      const scale = Math.max(1, Math.floor(MAX_SIDE / Math.max(state.w, state.h)));
+      const scale = scaleOf(state);
       const width = state.w * scale, height = state.h * scale;
       const canvas = document.createElement("canvas");
       canvas.width = width;

@@ -12,6 +12,14 @@ const viewer = (() => {
     return node;
   }
   return {
+    // Where cell i is drawn, and the cell at a point (the play page's clicks).
+    cellBox(state, i) {
+      return [MARGIN + (i % state.n) * CELL, MARGIN + Math.floor(i / state.n) * CELL, CELL, CELL];
+    },
+    cellAt(state, x, y) {
+      const c = Math.floor((x - MARGIN) / CELL), r = Math.floor((y - MARGIN) / CELL);
+      return c >= 0 && c < state.n && r >= 0 && r < state.n ? r * state.n + c : -1;
+    },
     init(start) {
       const cells = Array.from(start.rows.replace(/ /g, ""), (ch) => (ch === "." ? 0 : Number(ch)));
       return { n: start.n, players: start.players, cells, moves: 0 };

@@ -16,6 +16,14 @@ const viewer = (() => {
   const where = (i) => `row ${Math.floor(i / SIZE) + 1}, column ${(i % SIZE) + 1}`;
 
   return {
+    // Where cell i is drawn, and the cell at a point (the play page's clicks).
+    cellBox(state, i) {
+      return [MARGIN + (i % SIZE) * CELL, MARGIN + Math.floor(i / SIZE) * CELL, CELL, CELL];
+    },
+    cellAt(state, x, y) {
+      const c = Math.floor((x - MARGIN) / CELL), r = Math.floor((y - MARGIN) / CELL);
+      return c >= 0 && c < SIZE && r >= 0 && r < SIZE ? r * SIZE + c : -1;
+    },
     init(start) {
       return { tops: start.tops.slice(), level: new Array(SIZE * SIZE).fill(0), path: [], b: [0, 0, 0], prev: [0, 0, 0] };
     },

@@ -26,6 +26,14 @@ const viewer = (() => {
     }
   }
   return {
+    // Where cell i is drawn, and the cell at a point (the play page's clicks).
+    cellBox(state, i) {
+      return [MARGIN + (i % state.s) * CELL, TOP + Math.floor(i / state.s) * CELL, CELL, CELL];
+    },
+    cellAt(state, x, y) {
+      const c = Math.floor((x - MARGIN) / CELL), r = Math.floor((y - TOP) / CELL);
+      return c >= 0 && c < state.s && r >= 0 && r < state.s ? r * state.s + c : -1;
+    },
     init(start) {
       return { n: start.n, s: start.s, d: start.d, cells: new Array(start.s * start.s).fill(null), counter: 0, cleared: null };
     },

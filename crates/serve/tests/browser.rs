@@ -1,0 +1,481 @@
+//! The play page in a real browser: headless Chromium, driven over the DevTools protocol (on
+//! a pipe, `--remote-debugging-pipe`), opens the page of a running server and plays a few moves
+//! of every game with mouse clicks on the board and the buttons, asks for a hint, takes a move
+//! back, and where a game can be ended by its player ends it. After each step the score the
+//! page shows must be the judge's for the replies played (`Game::replay`), the replies must be
+//! the ones the clicks meant, and the page must report no script error. Screenshots are left
+//! in the target's temporary directory for a person to look at.
+//!
+//! Without a browser the check is skipped with a note, unless `MARATHON_REQUIRE_BROWSER` is set
+//! (CI sets it after installing Debian's `chromium`).
+
+mod common;
+
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{judged, replies_of, start_server};
+use marathon_core::{Game, format_score};
+use serde_json::{Value, json};
+
+/// How long the browser gets for any one wait; seconds are plenty, a loaded machine is slow.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn browser() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("MARATHON_BROWSER") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// A headless Chromium and one page in it, spoken to over the DevTools protocol: JSON messages
+/// ending in a NUL byte, written to its fd 3 and read from its fd 4.
+struct Browser {
+    child: Child,
+    commands: File,
+    answers: Receiver<Value>,
+    next_id: u64,
+    session: Option<String>,
+}
+
+impl Browser {
+    fn launch(path: &Path, profile: &Path) -> Browser {
+        let (from_us, to_browser) = std::io::pipe().expect("a pipe");
+        let (from_browser, to_us) = std::io::pipe().expect("a pipe");
+        let (read_fd, write_fd) = (from_us.as_raw_fd(), to_us.as_raw_fd());
+        let mut command = Command::new(path);
+        command
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--no-first-run",
+                "--remote-debugging-pipe",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // SAFETY: between fork and exec only async-signal-safe calls (fcntl, dup2) on fds of
+        // this process. The pipes are close-on-exec: copies are made above any fd the child
+        // needs, then put at 3 and 4 (dup2 leaves them open across exec).
+        unsafe {
+            command.pre_exec(move || {
+                use nix::libc::{F_DUPFD, dup2, fcntl};
+                let read = fcntl(read_fd, F_DUPFD, 10);
+                let write = fcntl(write_fd, F_DUPFD, 10);
+                if read < 0 || write < 0 || dup2(read, 3) < 0 || dup2(write, 4) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().expect("the browser starts");
+        drop((from_us, to_us));
+        let (sender, answers) = channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(from_browser);
+            loop {
+                let mut message = Vec::new();
+                let mut byte = [0u8; 1];
+                loop {
+                    match reader.read(&mut byte) {
+                        Ok(1) if byte[0] == 0 => break,
+                        Ok(1) => message.push(byte[0]),
+                        _ => return,
+                    }
+                }
+                let Ok(value) = serde_json::from_slice::<Value>(&message) else {
+                    continue;
+                };
+                if sender.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        Browser {
+            child,
+            commands: File::from(std::os::fd::OwnedFd::from(to_browser)),
+            answers,
+            next_id: 1,
+            session: None,
+        }
+    }
+
+    /// Sends `method` (to the page, once one is open) and waits for its result.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut message = json!({"id": id, "method": method, "params": params});
+        if let Some(session) = &self.session {
+            message["sessionId"] = json!(session);
+        }
+        let mut bytes = message.to_string().into_bytes();
+        bytes.push(0);
+        self.commands.write_all(&bytes).expect("the browser reads");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let answer = self
+                .answers
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("{method}: no answer within {PATIENCE:?}"));
+            if answer["id"] == json!(id) {
+                if let Some(error) = answer.get("error") {
+                    panic!("{method}: {error}");
+                }
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    /// Opens `url` in a new page of `width` x `height` and talks to it from then on.
+    fn open(&mut self, url: &str) {
+        self.session = None;
+        let target = self.call("Target.createTarget", json!({"url": "about:blank"}));
+        let attached = self.call(
+            "Target.attachToTarget",
+            json!({"targetId": target["targetId"], "flatten": true}),
+        );
+        self.session = attached["sessionId"].as_str().map(str::to_string);
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": 1280, "height": 960, "deviceScaleFactor": 1, "mobile": false}),
+        );
+        self.call("Page.navigate", json!({"url": url}));
+    }
+
+    /// The value of a script expression (awaited if a promise).
+    fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+        );
+        if let Some(exception) = result.get("exceptionDetails") {
+            panic!("{expression}: {exception}");
+        }
+        result["result"]["value"].clone()
+    }
+
+    /// Waits until `expression` is true (a page still loading may not define it yet).
+    fn wait_for(&mut self, expression: &str, what: &str) {
+        let deadline = Instant::now() + PATIENCE;
+        let guarded = format!(
+            "(() => {{ try {{ return Boolean({expression}); }} catch (e) {{ return false; }} }})()"
+        );
+        while self.eval(&guarded) != json!(true) {
+            assert!(Instant::now() < deadline, "{what}: not within {PATIENCE:?}");
+            thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// A left click at a point of the page, as a mouse makes it.
+    fn click_at(&mut self, x: f64, y: f64) {
+        for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+    }
+
+    /// Clicks the middle of the element with id `id`.
+    fn click_id(&mut self, id: &str) {
+        let centre = self.eval(&format!(
+            "(() => {{ const e = document.getElementById({id:?}); if (!e || e.disabled) return null; \
+             const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let (x, y) = point(&centre).unwrap_or_else(|| panic!("no enabled #{id}"));
+        self.click_at(x, y);
+    }
+
+    /// Clicks the middle of cell `i` of the board.
+    fn click_cell(&mut self, i: usize) {
+        let centre = self.eval(&format!("play.cellCenter({i})"));
+        let (x, y) = point(&centre).expect("a cell's centre");
+        self.click_at(x, y);
+    }
+
+    fn state(&mut self) -> Value {
+        self.eval("play.state()")
+    }
+
+    fn text(&mut self, id: &str) -> String {
+        let text = self.eval(&format!("document.getElementById({id:?}).textContent"));
+        text.as_str().unwrap_or_default().to_string()
+    }
+
+    fn screenshot(&mut self, file: &Path) {
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let bytes = base64(shot["data"].as_str().expect("image data"));
+        std::fs::write(file, bytes).expect("the screenshot is written");
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn point(value: &Value) -> Option<(f64, f64)> {
+    Some((value.get(0)?.as_f64()?, value.get(1)?.as_f64()?))
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let mut bits = 0u32;
+        for (k, &d) in chunk.iter().enumerate() {
+            bits |= u32::from(d) << (18 - 6 * k);
+        }
+        let bytes = bits.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    out
+}
+
+/// Cell numbers as the viewers count them (row-major over the drawn board).
+fn cell_of(game: &str, state: &Value, reply: &str) -> Vec<usize> {
+    let numbers: Vec<usize> = reply
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    match game {
+        "linez" => {
+            let cell = |t: &[u8]| usize::from(t[0] - b'A') * 9 + usize::from(t[1] - b'1');
+            vec![cell(&reply.as_bytes()[0..2]), cell(&reply.as_bytes()[2..4])]
+        }
+        "tiles" => {
+            let side = state["start"]["s"].as_u64().expect("S") as usize;
+            vec![numbers[0] * side + numbers[1]]
+        }
+        "reversi" => {
+            let side = state["start"]["n"].as_u64().expect("N") as usize;
+            vec![numbers[1] * side + numbers[0]]
+        }
+        "solitaire" => vec![(numbers[0] - 1) * 6 + numbers[1] - 1],
+        _ => unreachable!("{game} is played by its own steps"),
+    }
+}
+
+/// Waits for the page to have `count` replies and no request under way; returns the state.
+fn settle(browser: &mut Browser, count: usize, what: &str) -> Value {
+    browser.wait_for(
+        &format!(
+            "!play.busy() && play.state() !== null && play.state().replies.length === {count}"
+        ),
+        what,
+    );
+    browser.state()
+}
+
+/// The page's score must be the judge's for the replies played.
+fn check_score(browser: &mut Browser, game: &dyn Game, state: &Value, what: &str) {
+    let replies = replies_of(state);
+    let expected = format_score(judged(game, state, &replies));
+    let shown = browser.text("score");
+    assert_eq!(
+        shown, expected,
+        "{what}: the page shows {shown}, the judge scores {expected} for {replies:?}"
+    );
+}
+
+/// Plays one move of `game` by clicks; returns the reply the clicks mean.
+fn play_move(browser: &mut Browser, game: &str, state: &Value, k: usize) -> String {
+    let legal: Vec<String> = state["legal"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|r| r.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if game == "polyomino" {
+        // Ask for a piece, then place it where the hint says, turning it first.
+        if k.is_multiple_of(2) {
+            browser.eval("document.getElementById('size').value = 4");
+            browser.click_id("get");
+            return "GET 4".into();
+        }
+        browser.click_id("hint");
+        browser.wait_for("!play.busy() && play.hint() !== null", "a polyomino hint");
+        let hint = browser.eval("play.hint()");
+        let hint = hint.as_str().expect("a hint").to_string();
+        let words: Vec<i64> = hint
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        if !hint.starts_with("PLACE") {
+            browser.click_id("get");
+            return hint;
+        }
+        let width = state["start"]["w"].as_i64().expect("W");
+        for _ in 0..words[3] {
+            browser.click_id("rotate");
+        }
+        browser.click_cell((words[2] * width + words[1]) as usize);
+        return hint;
+    }
+    let moves: Vec<&String> = legal
+        .iter()
+        .filter(|r| !matches!(r.as_str(), "GIVE UP" | "DISCARD" | "0 0"))
+        .collect();
+    let reply = moves[(k * 5) % moves.len()].clone();
+    for cell in cell_of(game, state, &reply) {
+        browser.click_cell(cell);
+    }
+    reply
+}
+
+#[test]
+fn a_person_plays_every_game_by_clicking_and_the_page_scores_as_the_judge() {
+    let Some(path) = browser() else {
+        assert!(
+            std::env::var_os("MARATHON_REQUIRE_BROWSER").is_none(),
+            "MARATHON_REQUIRE_BROWSER is set but no chromium was found"
+        );
+        eprintln!("note: no chromium on PATH; the play page is not checked in a browser");
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let address = start_server();
+    let mut browser = Browser::launch(&path, &dir.join("profile"));
+    for game in marathon_games::games() {
+        let name = game.name();
+        browser.open(&format!("http://{address}/#game={name}&seed=3"));
+        let mut state = settle(
+            &mut browser,
+            0,
+            &format!("{name}: the page starts the game"),
+        );
+        assert_eq!(state["game"], name);
+        if name == "polyomino" {
+            // Its cells are small: a person zooms in, and the clicks must still land.
+            browser.eval(
+                "(() => { const z = document.getElementById('zoom'); z.value = '2'; \
+                 z.dispatchEvent(new Event('change')); return true; })()",
+            );
+        }
+        let mut replies: Vec<String> = Vec::new();
+        for k in 0..4 {
+            let reply = play_move(&mut browser, name, &state, k);
+            replies.push(reply.clone());
+            state = settle(&mut browser, replies.len(), &format!("{name}: {reply}"));
+            assert_eq!(
+                replies_of(&state),
+                replies,
+                "{name}: the clicks meant {reply}"
+            );
+            check_score(
+                &mut browser,
+                *game,
+                &state,
+                &format!("{name} after {reply}"),
+            );
+        }
+        // A hint: shown, marked, and legal where it is given.
+        browser.click_id("hint");
+        browser.wait_for(
+            "!play.busy() && play.hint() !== null",
+            &format!("{name}: a hint"),
+        );
+        let hint = browser.eval("play.hint()");
+        let hint = hint.as_str().expect("a hint").to_string();
+        assert!(
+            browser.text("status").contains(&hint),
+            "{name}: hint not shown"
+        );
+        let mut with_hint = replies.clone();
+        with_hint.push(hint.clone());
+        assert!(
+            game.replay(&common::case_of(&state), &with_hint).is_ok(),
+            "{name}: the hint {hint:?} is refused"
+        );
+        browser.screenshot(&dir.join(format!("{name}-hint.png")));
+        // Take a move back.
+        browser.click_id("undo");
+        replies.pop();
+        state = settle(&mut browser, replies.len(), &format!("{name}: undo"));
+        assert_eq!(replies_of(&state), replies, "{name}: undo");
+        check_score(&mut browser, *game, &state, &format!("{name} after undo"));
+        let errors = browser.eval("window.pageErrors");
+        assert_eq!(errors, json!([]), "{name}: script errors");
+        // End the game where its player can, and check the final score.
+        let ending = match name {
+            "tiles" => Some("reply-GIVE-UP"),
+            "polyomino" => Some("done"),
+            "solitaire" => Some("reply-0-0"),
+            _ => None,
+        };
+        if let Some(ending) = ending {
+            browser.click_id(ending);
+            browser.wait_for(
+                "!play.busy() && play.state().over === true",
+                &format!("{name}: the end"),
+            );
+            let state = browser.state();
+            let replies = replies_of(&state);
+            let rules = game
+                .replay(&common::case_of(&state), &replies)
+                .expect("replays");
+            assert!(rules.over, "{name}: over under the rules too");
+            assert_eq!(browser.text("final"), format_score(rules.score), "{name}");
+            let href = browser.eval("document.getElementById('save').getAttribute('href')");
+            assert_eq!(
+                href,
+                json!(format!("/api/replay?session={}", state["session"])),
+                "{name}"
+            );
+            browser.screenshot(&dir.join(format!("{name}-end.png")));
+            let errors = browser.eval("window.pageErrors");
+            assert_eq!(errors, json!([]), "{name}: script errors");
+            // The saved replay is a replay page that steps through the game without errors.
+            let page = browser.eval(
+                "fetch(document.getElementById('save').getAttribute('href')).then((r) => r.text())",
+            );
+            let file = dir.join(format!("{name}-replay.html"));
+            std::fs::write(&file, page.as_str().expect("the replay page")).expect("written");
+            browser.open(&format!("file://{}#selftest", file.display()));
+            browser.wait_for(
+                "document.body.dataset.selftest !== undefined",
+                &format!("{name}: the saved replay's self-test"),
+            );
+            let result = browser.eval("document.body.dataset.selftest");
+            let result = result.as_str().unwrap_or_default();
+            let steps = format!("steps={}", state["steps"].as_array().map_or(0, Vec::len));
+            assert!(
+                result.starts_with("ok ") && result.contains(&steps),
+                "{name}: the saved replay: {result}"
+            );
+        }
+        eprintln!(
+            "{name}: played {replies:?}, hint {hint:?}; screenshots in {}",
+            dir.display()
+        );
+    }
+}
