@@ -62,9 +62,11 @@ const EXIT_PATIENCE: Duration = Duration::from_millis(200);
 /// How long a player whose input was closed gets to exit by itself before it is killed.
 const GRACE: Duration = Duration::from_millis(100);
 
-/// How long the stderr copier gets to forward what the dead player left in the pipe. It is only
-/// needed in full when a process that escaped the player's tree still holds the pipe.
-const STDERR_DRAIN: Duration = Duration::from_millis(100);
+/// How long the stderr copier gets to forward what the dead player left in the pipe. With the
+/// player's tree killed the pipe is closed and the copier ends as soon as it is scheduled; the
+/// wait runs in full only when a process that escaped the tree still holds the pipe. 100 ms
+/// lost a dying program's last line on a loaded machine (the copier was not scheduled in time).
+const STDERR_DRAIN: Duration = Duration::from_secs(1);
 
 const READ_CHUNK: usize = 64 * 1024;
 
