@@ -430,6 +430,37 @@ fn list_runs() -> Result<(), Stop> {
     out.finish()
 }
 
+/// A game's results split by `by` (`--by`), with its heading; nothing without `--by` or
+/// cases.
+fn breakdown_text(game: &dyn Game, outcomes: &[CaseOutcome], by: &[String]) -> String {
+    if by.is_empty() || outcomes.is_empty() {
+        return String::new();
+    }
+    format!(
+        "{} by {}:\n{}\n",
+        game.name(),
+        by.join(","),
+        breakdown::table(&breakdown::groups(outcomes, by))
+    )
+}
+
+/// Each game's cases and summary, as the run report reads them.
+fn game_runs<'a>(
+    played: &'a [(&'static dyn Game, Vec<CaseOutcome>)],
+    summaries: &'a [(&'static str, Summary)],
+) -> Vec<run_report::GameRun<'a>> {
+    played
+        .iter()
+        .zip(summaries)
+        .map(|((game, outcomes), (_, summary))| run_report::GameRun {
+            game: game.name(),
+            maximize: game.maximize(),
+            outcomes,
+            summary,
+        })
+        .collect()
+}
+
 /// `marathon merge`: the parts of a run, joined.
 fn merge(args: MergeArgs) -> Result<(), Stop> {
     for (flag, path) in [("--json", &args.json), ("--report", &args.report)] {
@@ -476,14 +507,7 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
             out.print(&report::case_table(outcomes, None));
             out.print("\n");
         }
-        if !args.by.is_empty() {
-            out.print(&format!(
-                "{} by {}:\n{}\n",
-                game.name(),
-                args.by.join(","),
-                breakdown::table(&breakdown::groups(outcomes, &args.by))
-            ));
-        }
+        out.print(&breakdown_text(*game, outcomes, &args.by));
         summaries.push((game.name(), Summary::of(outcomes, None)));
     }
     out.print(&report::summary_table(&summaries));
@@ -501,16 +525,7 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
         }
     }
     if let Some(path) = &args.report {
-        let runs: Vec<run_report::GameRun> = played
-            .iter()
-            .zip(&summaries)
-            .map(|((game, outcomes), (_, summary))| run_report::GameRun {
-                game: game.name(),
-                maximize: game.maximize(),
-                outcomes,
-                summary,
-            })
-            .collect();
+        let runs = game_runs(&played, &summaries);
         let command: Vec<String> = std::env::args().collect();
         let setup = run_report::RunSetup {
             player: None,
@@ -835,14 +850,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             out.print(&report::case_table(&outcomes, relative.as_deref()));
             out.print("\n");
         }
-        if !args.by.is_empty() && !outcomes.is_empty() {
-            out.print(&format!(
-                "{} by {}:\n{}\n",
-                game.name(),
-                args.by.join(","),
-                breakdown::table(&breakdown::groups(&outcomes, &args.by))
-            ));
-        }
+        out.print(&breakdown_text(*game, &outcomes, &args.by));
         summaries.push((game.name(), Summary::of(&outcomes, relative.as_deref())));
         played.push((*game, outcomes));
     }
@@ -865,16 +873,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     if let Some(note) = load::busy_machine_note(played.iter().flat_map(|(_, outcomes)| outcomes)) {
         out.print(&format!("\n{note}\n"));
     }
-    let runs: Vec<run_report::GameRun> = played
-        .iter()
-        .zip(&summaries)
-        .map(|((game, outcomes), (_, summary))| run_report::GameRun {
-            game: game.name(),
-            maximize: game.maximize(),
-            outcomes,
-            summary,
-        })
-        .collect();
+    let runs = game_runs(&played, &summaries);
     if let Some(earlier) = &earlier {
         out.print("\n");
         for run in &runs {

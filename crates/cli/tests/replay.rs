@@ -6,10 +6,15 @@
 //! Without a browser the check is skipped with a note, unless `MARATHON_REQUIRE_BROWSER` is set
 //! (CI sets it after installing Debian's `chromium`).
 
+#[path = "../../../testing/browser.rs"]
+mod browser;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use browser::browser_or_skip;
 
 const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
@@ -24,17 +29,6 @@ fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("replays");
     std::fs::create_dir_all(&dir).expect("the output directory can be created");
     dir
-}
-
-fn browser() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("MARATHON_BROWSER") {
-        return Some(PathBuf::from(path));
-    }
-    let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
-        .find(|candidate| candidate.is_file())
 }
 
 /// Runs `command` to its end or kills it at the deadline; returns its stdout.
@@ -81,12 +75,7 @@ fn browser_command(browser: &Path, profile: &Path) -> Command {
 
 #[test]
 fn replay_pages_step_without_errors_in_a_headless_browser() {
-    let Some(browser) = browser() else {
-        assert!(
-            std::env::var_os("MARATHON_REQUIRE_BROWSER").is_none(),
-            "MARATHON_REQUIRE_BROWSER is set but no chromium was found"
-        );
-        eprintln!("note: no chromium on PATH; replay pages not checked in a browser");
+    let Some(browser) = browser_or_skip("replay pages") else {
         return;
     };
     let dir = out_dir();

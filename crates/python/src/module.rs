@@ -4,8 +4,8 @@
 //! keep an observation), filled in place; nothing else is allocated per step. Bad input from
 //! Python raises `ValueError`, never a panic.
 
-use numpy::ndarray::IxDyn;
-use numpy::{PyArray, PyArray1, PyArrayMethods};
+use numpy::ndarray::{IntoDimension, IxDyn};
+use numpy::{Element, PyArray, PyArray1, PyArrayMethods};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -34,34 +34,43 @@ fn value_error(message: String) -> PyErr {
     PyValueError::new_err(message)
 }
 
+/// A new zeroed array of `shape`, filled in place by `fill`: the one allocation a returned
+/// array needs.
+fn filled<'py, T: Element, D: IntoDimension>(
+    py: Python<'py>,
+    shape: D,
+    fill: impl FnOnce(&mut [T]),
+) -> PyResult<Bound<'py, PyArray<T, D::Dim>>> {
+    let array = PyArray::<T, _>::zeros(py, shape, false);
+    {
+        let mut values = array.readwrite();
+        let slice = values
+            .as_slice_mut()
+            .map_err(|e| value_error(e.to_string()))?;
+        fill(slice);
+    }
+    Ok(array)
+}
+
 impl Core {
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let observation = PyDict::new(py);
         for (index, (field, name)) in self.driver.fields().iter().zip(&self.names).enumerate() {
             let shape = IxDyn(field.shape);
+            let driver = &self.driver;
             match field.dtype {
-                Dtype::I8 => {
-                    let array = PyArray::<i8, _>::zeros(py, shape, false);
-                    {
-                        let mut values = array.readwrite();
-                        let slice = values
-                            .as_slice_mut()
-                            .map_err(|e| value_error(e.to_string()))?;
-                        self.driver.observe(index, &mut Values::I8(slice));
-                    }
-                    observation.set_item(name.bind(py), array)?;
-                }
-                Dtype::I32 => {
-                    let array = PyArray::<i32, _>::zeros(py, shape, false);
-                    {
-                        let mut values = array.readwrite();
-                        let slice = values
-                            .as_slice_mut()
-                            .map_err(|e| value_error(e.to_string()))?;
-                        self.driver.observe(index, &mut Values::I32(slice));
-                    }
-                    observation.set_item(name.bind(py), array)?;
-                }
+                Dtype::I8 => observation.set_item(
+                    name.bind(py),
+                    filled::<i8, _>(py, shape, |slice| {
+                        driver.observe(index, &mut Values::I8(slice))
+                    })?,
+                )?,
+                Dtype::I32 => observation.set_item(
+                    name.bind(py),
+                    filled::<i32, _>(py, shape, |slice| {
+                        driver.observe(index, &mut Values::I32(slice))
+                    })?,
+                )?,
             }
         }
         Ok(observation)
@@ -177,15 +186,9 @@ impl Core {
 
     /// The allowed actions now: a numpy int8 array of 0 and 1.
     fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
-        let mask = PyArray1::<i8>::zeros(py, self.driver.actions(), false);
-        {
-            let mut values = mask.readwrite();
-            let slice = values
-                .as_slice_mut()
-                .map_err(|e| value_error(e.to_string()))?;
-            self.driver.action_mask(slice);
-        }
-        Ok(mask)
+        filled(py, self.driver.actions(), |slice| {
+            self.driver.action_mask(slice)
+        })
     }
 
     /// The observation now, as `reset` and `step` return it.

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{get, judged, post, replies_of, request_to, start_server};
+use common::{get, judged, legal_of, post, replies_of, request_to, start_server};
 use marathon_core::{PlayConfig, format_score};
 use serde_json::{Value, json};
 
@@ -16,17 +16,12 @@ const ENDINGS: &[&str] = &["GIVE UP", "DONE", "0 0"];
 /// A legal reply that does not end the game (the `k`-th of the listed ones, wrapping), or the
 /// hint where the state lists none (Polyomino's many placements).
 fn some_reply(address: std::net::SocketAddr, state: &Value, k: usize) -> String {
-    let listed: Vec<&str> = state["legal"]
-        .as_array()
-        .map(|legal| legal.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let going: Vec<&str> = listed
-        .iter()
-        .copied()
-        .filter(|r| !ENDINGS.contains(r))
+    let going: Vec<String> = legal_of(state)
+        .into_iter()
+        .filter(|r| !ENDINGS.contains(&r.as_str()))
         .collect();
     if !going.is_empty() {
-        return going[k % going.len()].to_string();
+        return going[k % going.len()].clone();
     }
     let session = state["session"].as_u64().expect("a session");
     let hint = get(address, &format!("/api/hint?session={session}")).json();
@@ -115,14 +110,7 @@ fn a_finished_game_scores_what_marathon_play_gives_for_the_same_replies() {
         let mut steps = 0;
         while state["over"] == false {
             // Ten moves, then the reply that ends the game where there is one.
-            let legal: Vec<String> = state["legal"]
-                .as_array()
-                .map(|l| {
-                    l.iter()
-                        .filter_map(|r| r.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let legal = legal_of(&state);
             let ending = legal.iter().find(|r| ENDINGS.contains(&r.as_str()));
             // Every other reply is the hint; every one in Polyomino, where the other legal
             // replies are mostly pieces too large to place.

@@ -11,33 +11,26 @@
 
 mod common;
 
+#[path = "../../../testing/browser.rs"]
+mod browser;
+
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{judged, replies_of, start_server};
+use browser::browser_or_skip;
+use common::{judged, legal_of, replies_of, start_server};
 use marathon_core::{Game, format_score};
 use serde_json::{Value, json};
 
 /// How long the browser gets for any one wait; seconds are plenty, a loaded machine is slow.
 const PATIENCE: Duration = Duration::from_secs(60);
-
-fn browser() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("MARATHON_BROWSER") {
-        return Some(PathBuf::from(path));
-    }
-    let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
-        .find(|candidate| candidate.is_file())
-}
 
 /// A headless Chromium and one page in it, spoken to over the DevTools protocol: JSON messages
 /// ending in a NUL byte, written to its fd 3 and read from its fd 4.
@@ -305,14 +298,7 @@ fn check_score(browser: &mut Browser, game: &dyn Game, state: &Value, what: &str
 
 /// Plays one move of `game` by clicks; returns the reply the clicks mean.
 fn play_move(browser: &mut Browser, game: &str, state: &Value, k: usize) -> String {
-    let legal: Vec<String> = state["legal"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|r| r.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let legal = legal_of(state);
     if game == "polyomino" {
         // Ask for a piece, then place it where the hint says, turning it first.
         if k.is_multiple_of(2) {
@@ -353,12 +339,7 @@ fn play_move(browser: &mut Browser, game: &str, state: &Value, k: usize) -> Stri
 
 #[test]
 fn a_person_plays_every_game_by_clicking_and_the_page_scores_as_the_judge() {
-    let Some(path) = browser() else {
-        assert!(
-            std::env::var_os("MARATHON_REQUIRE_BROWSER").is_none(),
-            "MARATHON_REQUIRE_BROWSER is set but no chromium was found"
-        );
-        eprintln!("note: no chromium on PATH; the play page is not checked in a browser");
+    let Some(path) = browser_or_skip("the play page is") else {
         return;
     };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve");

@@ -112,6 +112,20 @@ pub fn replies_of(state: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The replies the state lists as legal (none where it lists none, as for Polyomino's many
+/// placements).
+pub fn legal_of(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .map(|legal| {
+            legal
+                .iter()
+                .filter_map(|r| r.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The judge's score for `replies` of the case of `state` (the rules' score, through the
 /// environment apart from the server).
 pub fn judged(game: &dyn Game, state: &Value, replies: &[String]) -> f64 {
