@@ -2,7 +2,7 @@
 
 use marathon_core::rng::JavaSecureRandom;
 
-const VECTORS: &str = include_str!("data/java_sha1prng_vectors.txt");
+const VECTORS: &str = include_str!("../data/java_sha1prng_vectors.txt");
 
 /// `key=value` fields of one line, in order.
 fn fields(line: &str) -> Vec<(&str, &str)> {

@@ -83,7 +83,7 @@ fn first_weights_are_in_range_and_games_fill_counts() {
 /// `seed size players opponent row col weight` lines: weights of the generated opponents.
 #[test]
 fn cases_match_the_recorded_golden_values() {
-    let text = include_str!("data/generator_golden.txt");
+    let text = include_str!("../data/generator_golden.txt");
     let mut checked = 0;
     let mut cache: Option<generator::ReversiCase> = None;
     for line in text.lines().filter(|l| !l.starts_with('#')) {

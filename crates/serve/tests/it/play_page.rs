@@ -9,10 +9,9 @@
 //! Without a browser the check is skipped with a note, unless `MARATHON_REQUIRE_BROWSER` is set
 //! (CI sets it after installing Debian's `chromium`).
 
-mod common;
+use crate::common;
 
-#[path = "../../../testing/browser.rs"]
-mod browser;
+use crate::browser;
 
 use std::fs::File;
 use std::io::{BufReader, Read, Write};

@@ -2,7 +2,7 @@
 //! the score checked against the judge's at each step; finished games against `marathon play`
 //! itself; and requests that must be refused without stopping the server.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

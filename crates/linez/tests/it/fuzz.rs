@@ -2,8 +2,7 @@
 //! are fed huge, negative, overflowing, empty, long and non-ASCII lines, and every one ends in
 //! a clear verdict.
 
-#[path = "../../../testing/hostile.rs"]
-mod hostile;
+use crate::hostile;
 
 use std::io::BufRead;
 

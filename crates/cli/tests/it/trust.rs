@@ -372,7 +372,7 @@ fn hostile_programs_get_their_verdicts(game: &str, final_reply: Option<&'static 
         );
         assert_none_left(&format!("1000.{mark}"), behaviour.name);
     }
-    // The table the closing note shows: `cargo test -p marathon --test trust -- --nocapture`.
+    // The table the closing note shows: `cargo test -p marathon --test it trust -- --nocapture`.
     println!("{}", rows.join("\n"));
     assert!(wrong.is_empty(), "{game}:\n{}", wrong.join("\n"));
 }

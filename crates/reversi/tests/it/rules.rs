@@ -24,7 +24,7 @@ fn cells(list: &[(usize, usize)]) -> Bits {
 
 #[test]
 fn seeds_1_to_12_start_on_the_statements_example_boards() {
-    let text = include_str!("data/statement_examples.txt");
+    let text = include_str!("../data/statement_examples.txt");
     let examples: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with('#'))

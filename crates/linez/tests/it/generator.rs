@@ -6,7 +6,7 @@ use marathon_linez::generator::{INITIAL_BALLS, LinezCase};
 use marathon_linez::protocol::format_observation;
 use marathon_linez::rules::{Bits, Board, State, Turn};
 
-const GOLDEN: &str = include_str!("data/generator_golden.txt");
+const GOLDEN: &str = include_str!("../data/generator_golden.txt");
 
 #[test]
 fn initial_state_draws_colour_then_cell_then_the_preview() {

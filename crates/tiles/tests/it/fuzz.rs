@@ -2,8 +2,7 @@
 //! fed huge, negative, overflowing, empty, long and non-ASCII lines, and every one ends in a
 //! clear verdict.
 
-#[path = "../../../testing/hostile.rs"]
-mod hostile;
+use crate::hostile;
 
 use hostile::{
     LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, judge_against,

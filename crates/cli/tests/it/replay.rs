@@ -6,8 +6,7 @@
 //! Without a browser the check is skipped with a note, unless `MARATHON_REQUIRE_BROWSER` is set
 //! (CI sets it after installing Debian's `chromium`).
 
-#[path = "../../../testing/browser.rs"]
-mod browser;
+use crate::browser;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -5,7 +5,7 @@ use std::cell::Cell as Counter;
 use marathon_linez::protocol::{parse_board, parse_move};
 use marathon_linez::rules::{Bits, Board, Cell, Color, PREVIEW_LEN, State, Turn};
 
-const POSITIONS: &str = include_str!("data/positions.txt");
+const POSITIONS: &str = include_str!("../data/positions.txt");
 
 enum Action {
     Move(String),

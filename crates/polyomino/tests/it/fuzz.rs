@@ -1,8 +1,7 @@
 //! No reply can make the judge panic: the protocol parsers and the judge are fed huge, negative,
 //! overflowing, empty, long and non-ASCII lines, and every one ends in a clear verdict.
 
-#[path = "../../../testing/hostile.rs"]
-mod hostile;
+use crate::hostile;
 
 use std::sync::{Arc, Mutex};
 

@@ -3,7 +3,7 @@
 //! first message is what `gen` prints; `record` plays the same game as `play`; a golden
 //! playthrough per game catches any change of the rules, the draws or the text.
 //!
-//! `MARATHON_BLESS=1 cargo test -p marathon-games --test conformance` rewrites the golden files
+//! `MARATHON_BLESS=1 cargo test -p marathon-games --test it conformance` rewrites the golden files
 //! (`tests/data/playthroughs/GAME.txt`); review the diff before committing it.
 
 use std::path::PathBuf;

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 
 #[test]
 fn cases_and_pieces_match_the_vectors() {
-    let text = include_str!("data/generator_vectors.txt");
+    let text = include_str!("../data/generator_vectors.txt");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let fields: Vec<&str> = line.split_whitespace().collect();

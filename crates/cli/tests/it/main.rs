@@ -1,0 +1,8 @@
+//! The crate's integration tests, one module a file, built as one test binary (one link
+//! instead of one per file).
+
+#[path = "../../../../testing/browser.rs"]
+mod browser;
+mod cli;
+mod replay;
+mod trust;

@@ -1,0 +1,5 @@
+//! The crate's integration tests, one module a file, built as one test binary (one link
+//! instead of one per file).
+
+mod endpoint;
+mod java_rng;

@@ -1,0 +1,11 @@
+//! The crate's integration tests, one module a file, built as one test binary (one link
+//! instead of one per file).
+
+#[path = "../../../../testing/hostile.rs"]
+mod hostile;
+mod fuzz;
+mod generator;
+mod judge;
+mod props;
+mod protocol;
+mod rules;
