@@ -77,7 +77,9 @@ def play_chunk_workers() -> list[int]:
     return found
 
 
-def test_a_killed_worker_is_retried_and_every_case_comes_once(cluster: None) -> None:
+def test_a_killed_worker_is_retried_and_every_case_comes_once(
+    cluster: None, marathon_bin: Path
+) -> None:
     killed: list[int] = []
 
     def busy(pid: int) -> bool:
@@ -101,9 +103,13 @@ def test_a_killed_worker_is_retried_and_every_case_comes_once(cluster: None) -> 
 
     killer = threading.Thread(target=kill_one_worker)
     killer.start()
-    # The built-in AI on the clock: each case takes a good part of a second or more, so the
-    # worker dies in the middle of its case, whose result is lost with it.
-    records = list(marathon_ray.play("linez", "1-6", time_limit=4.0, max_retries=3))
+    # The built-in AI as a program planning for 1.5 s a case, so that the worker dies in the
+    # middle of its case, whose result is lost with it; judged against a limit far above what it
+    # plans for, so that a busy machine cannot turn its overshoot into a timeout.
+    program = f"{marathon_bin} solve linez --time-limit 1.5"
+    records = list(
+        marathon_ray.play("linez", "1-6", exec=program, time_limit=NO_HURRY, max_retries=3)
+    )
     killer.join()
     assert killed, "no busy worker was found to kill"
     # The lost case came from the task's second run, and no case came twice.

@@ -17,7 +17,7 @@ use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
 use marathon_runner::runner::{RunOptions, run_cases};
 use marathon_runner::select::{
-    self, MAX_TIME_LIMIT_SECONDS, Shard, builtin_player, case_ids, checked_settings, time_limit,
+    self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
 use marathon_runner::{breakdown, files, load, run_report};
 
@@ -575,21 +575,8 @@ fn list_players(game: &dyn Game) -> Result<(), Stop> {
 }
 
 fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), Stop> {
-    // Under marathon's judge the limit comes in the environment; --time-limit overrides it.
-    let limit = match (args.time_limit, std::env::var(TIME_LIMIT_ENV)) {
-        (None, Ok(text)) => text
-            .trim()
-            .parse()
-            .ok()
-            .and_then(|seconds| time_limit(game, Some(seconds)).ok())
-            .ok_or_else(|| {
-                format!(
-                    "{TIME_LIMIT_ENV}={text:?}: expected a number of seconds above 0 and at most \
-                     {MAX_TIME_LIMIT_SECONDS:.0}"
-                )
-            })?,
-        _ => time_limit(game, args.time_limit)?,
-    };
+    let from_env = std::env::var(TIME_LIMIT_ENV).ok();
+    let limit = solve_time_limit(game, args.time_limit, from_env.as_deref())?;
     let player = builtin_player(game, args.player.as_deref())?;
     let config = SolveConfig {
         settings: checked_settings(game, &player, Settings::new(args.settings.clone()))?,

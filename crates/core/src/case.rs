@@ -80,6 +80,10 @@ pub struct PlayConfig {
     pub player: PlayerSpec,
     /// The player's total thinking time for the case.
     pub time_limit: Duration,
+    /// The total time a built-in player plans for, when not `time_limit`. Tests judge a player
+    /// that plans for a short time against a limit far above it, so that a verdict never
+    /// depends on how busy the machine is; an external program is told `time_limit`.
+    pub plan_limit: Option<Duration>,
     /// Fixed search effort for built-in players (moves then depend on the case only, not on
     /// machine speed); `None` means: use the time limit.
     pub effort: Option<u64>,
@@ -95,6 +99,7 @@ impl PlayConfig {
         PlayConfig {
             player: PlayerSpec::Builtin(name.to_string()),
             time_limit,
+            plan_limit: None,
             effort,
             quiet: true,
             settings: Settings::default(),
@@ -106,6 +111,7 @@ impl PlayConfig {
         PlayConfig {
             player: PlayerSpec::Exec(command.to_string()),
             time_limit,
+            plan_limit: None,
             effort: None,
             quiet: true,
             settings: Settings::default(),
@@ -116,7 +122,7 @@ impl PlayConfig {
     pub fn solve_config(&self, name: &str) -> SolveConfig {
         SolveConfig {
             player: name.to_string(),
-            time_limit: self.time_limit,
+            time_limit: self.plan_limit.unwrap_or(self.time_limit),
             effort: self.effort,
             settings: self.settings.clone(),
         }

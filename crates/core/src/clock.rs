@@ -9,6 +9,8 @@ pub struct Clock {
     pub limit: Duration,
     pub used: Duration,
     pub started: Instant,
+    /// Whether time stands still ([`Clock::stopped`]).
+    stopped: bool,
 }
 
 impl Clock {
@@ -18,13 +20,33 @@ impl Clock {
             limit,
             used,
             started: Instant::now(),
+            stopped: false,
+        }
+    }
+
+    /// A decision with `used` of `limit` spent, on a clock that stands still: the current
+    /// decision never takes any time. Tests of a player's planning use it, so that what they
+    /// check depends on `used` alone, never on how fast the machine runs the test (a test on a
+    /// running clock can be preempted between two readings).
+    pub fn stopped(limit: Duration, used: Duration) -> Self {
+        Clock {
+            stopped: true,
+            ..Clock::start(limit, used)
+        }
+    }
+
+    /// The time the current decision has taken so far.
+    pub fn elapsed(&self) -> Duration {
+        if self.stopped {
+            Duration::ZERO
+        } else {
+            self.started.elapsed()
         }
     }
 
     /// Time left for the rest of the case, counting the current decision as spent so far.
     pub fn remaining(&self) -> Duration {
-        self.limit
-            .saturating_sub(self.used + self.started.elapsed())
+        self.limit.saturating_sub(self.used + self.elapsed())
     }
 
     /// Whether so little of the limit is left ([`LAST_RESERVE`]) that a player whose protocol
@@ -69,6 +91,7 @@ impl GameClock {
             limit: self.limit,
             used: now.saturating_duration_since(self.started),
             started: now,
+            stopped: false,
         }
     }
 }
@@ -76,6 +99,17 @@ impl GameClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_clock_keeps_its_remaining_time() {
+        let clock = Clock::stopped(Duration::from_secs(10), Duration::from_secs(4));
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(clock.elapsed(), Duration::ZERO);
+        assert_eq!(clock.remaining(), Duration::from_secs(6));
+        assert!(!clock.nearly_out());
+        let spent = Clock::stopped(Duration::from_secs(10), Duration::from_millis(9_900));
+        assert!(spent.nearly_out());
+    }
 
     #[test]
     fn the_waits_between_turns_count_as_used() {

@@ -75,14 +75,19 @@ impl GameSpec for Reversi {
             return None;
         };
         if name == ai::ORACLE {
-            let started = ai::spawn_oracle(env.case(), config.time_limit, config.effort);
+            let started =
+                ai::spawn_oracle(env.case(), config.time_limit, config.solve_config(name));
             return Some(started.map(|endpoint| Started {
                 endpoint,
                 report: Box::new(Vec::new),
             }));
         }
         let predictions = Arc::new(Mutex::new(Predictions::default()));
-        let started = ai::spawn_reporting(config.solve_config(name), Arc::clone(&predictions));
+        let started = ai::spawn_reporting(
+            config.time_limit,
+            config.solve_config(name),
+            Arc::clone(&predictions),
+        );
         Some(started.map(|endpoint| Started {
             endpoint,
             report: Box::new(move || {

@@ -48,6 +48,31 @@ pub fn time_limit(game: &dyn Game, seconds: Option<f64>) -> Result<Duration, Str
     }
 }
 
+/// The time `marathon solve` plans for: `--time-limit` if given (`flag`), else the judge's limit
+/// from the environment ([`marathon_core::TIME_LIMIT_ENV`]: a program under marathon's judge
+/// plans for the judge's limit, not the contest's), else the game's contest limit.
+pub fn solve_time_limit(
+    game: &dyn Game,
+    flag: Option<f64>,
+    from_env: Option<&str>,
+) -> Result<Duration, String> {
+    match (flag, from_env) {
+        (None, Some(text)) => text
+            .trim()
+            .parse()
+            .ok()
+            .and_then(|seconds| time_limit(game, Some(seconds)).ok())
+            .ok_or_else(|| {
+                format!(
+                    "{}={text:?}: expected a number of seconds above 0 and at most \
+                     {MAX_TIME_LIMIT_SECONDS:.0}",
+                    marathon_core::TIME_LIMIT_ENV
+                )
+            }),
+        _ => time_limit(game, flag),
+    }
+}
+
 /// `--player`: the game's first player unless `name` is given.
 pub fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String> {
     let players = game.players();
@@ -101,6 +126,7 @@ pub fn play_config(
     Ok(PlayConfig {
         player,
         time_limit: limit,
+        plan_limit: None,
         effort,
         quiet: false,
         settings,
@@ -143,6 +169,27 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn solve_plans_for_the_flag_then_the_judges_limit_then_the_contests() {
+        let linez = marathon_games::lookup("linez").unwrap();
+        let seconds = |flag, from_env| solve_time_limit(linez, flag, from_env);
+        assert_eq!(seconds(None, None), Ok(Duration::from_secs(20)));
+        assert_eq!(
+            seconds(None, Some("1.5\n")),
+            Ok(Duration::from_millis(1500))
+        );
+        assert_eq!(seconds(Some(3.0), Some("1.5")), Ok(Duration::from_secs(3)));
+        for bad in ["", "abc", "0", "-1", "1e9", "NaN"] {
+            let error = seconds(None, Some(bad)).unwrap_err();
+            assert!(error.starts_with("MARATHON_TIME_LIMIT="), "{error}");
+        }
+        assert!(
+            seconds(Some(0.0), Some("1"))
+                .unwrap_err()
+                .contains("--time-limit")
+        );
+    }
 
     #[test]
     fn shards_cover_every_case_once_in_balanced_parts() {

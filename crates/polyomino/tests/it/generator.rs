@@ -135,14 +135,13 @@ fn trominoes_are_l_twice_as_often_as_i() {
 }
 
 #[test]
-fn a_maximal_piece_is_grown_quickly() {
+fn a_maximal_piece_is_grown() {
     let case = PolyominoCase::new(3);
     let mut pieces = case.pieces();
-    let start = std::time::Instant::now();
+    // How fast is a matter for a bench, not a test: this would hang if growing got stuck.
     for _ in 0..20 {
         assert_eq!(pieces.next_piece(1000).size(), 1000);
     }
-    assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
 }
 
 proptest! {

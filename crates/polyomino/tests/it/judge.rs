@@ -198,7 +198,7 @@ fn a_crash_scores_zero() {
 fn sleeping_past_the_limit_is_a_timeout_and_the_judge_does_not_wait() {
     let started = Instant::now();
     let outcome = play(
-        &format!("{}echo 'GET 3'; sleep 30", skip_case()),
+        &format!("{}echo 'GET 3'; sleep 1000", skip_case()),
         Duration::from_millis(500),
     );
     assert!(
@@ -208,7 +208,8 @@ fn sleeping_past_the_limit_is_a_timeout_and_the_judge_does_not_wait() {
     );
     assert_eq!(outcome.score, 0.0);
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        // Far from the 1000 s sleep, and far above what ending the case needs.
+        started.elapsed() < Duration::from_secs(60),
         "{:?}",
         started.elapsed()
     );

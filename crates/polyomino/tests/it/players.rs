@@ -119,12 +119,18 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
 
 #[test]
 fn the_ai_on_the_clock_stops_in_time() {
-    // A short limit: the player stops asking well before it and still ends with DONE.
-    let outcome = POLYOMINO.play(
-        &CaseId::seed(4),
-        &PlayConfig::builtin("ai", Duration::from_millis(150), None),
-    );
+    // A short limit to plan for: the player stops asking well before it and still ends with
+    // DONE. The judge's limit and the bound on the time used are far above it (20 times), so
+    // that a busy machine cannot fail the test; a player that planned for the judge's limit
+    // instead would use most of 100 s.
+    let plan = Duration::from_millis(150);
+    let config = PlayConfig {
+        plan_limit: Some(plan),
+        ..PlayConfig::builtin("ai", Duration::from_secs(100), None)
+    };
+    let outcome = POLYOMINO.play(&CaseId::seed(4), &config);
     assert_eq!(outcome.verdict, Verdict::Ok, "{}", outcome.verdict);
+    assert!(outcome.time < plan * 20, "{:?}", outcome.time);
     assert!(outcome.score > 0.0);
 }
 

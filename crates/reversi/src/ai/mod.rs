@@ -104,15 +104,15 @@ pub fn oracle(case: &ReversiCase, effort: Option<u64>) -> Box<dyn Player> {
 /// Starts the oracle of `case` on a thread behind the judge's pipes.
 pub fn spawn_oracle(
     case: &ReversiCase,
-    limit: Duration,
-    effort: Option<u64>,
+    judge_limit: Duration,
+    config: SolveConfig,
 ) -> io::Result<Endpoint> {
     let opponents: Vec<Weights> = case.opponents.clone();
-    Endpoint::spawn_thread(limit, move |input, output| {
-        let mut player = search::KnownPlayer::new(opponents, effort);
+    Endpoint::spawn_thread(judge_limit, move |input, output| {
+        let mut player = search::KnownPlayer::new(opponents, config.effort);
         serve(
             &mut |_, board, clock| Ok(player.choose(board, clock)),
-            limit,
+            config.time_limit,
             input,
             output,
         )
@@ -161,10 +161,11 @@ fn speak_and_report(
 /// [`marathon_core::start_player`] does, keeping its latest [`Predictions`] in `predictions`
 /// for the judge to report (a program's predictions stay its own).
 pub fn spawn_reporting(
+    judge_limit: Duration,
     config: SolveConfig,
     predictions: Arc<Mutex<Predictions>>,
 ) -> io::Result<Endpoint> {
-    Endpoint::spawn_thread(config.time_limit, move |input, output| {
+    Endpoint::spawn_thread(judge_limit, move |input, output| {
         speak_and_report(&config, input, output, &mut |latest| {
             *predictions.lock().unwrap_or_else(|e| e.into_inner()) = latest;
         })

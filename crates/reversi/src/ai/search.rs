@@ -500,7 +500,7 @@ mod tests {
     use super::*;
 
     fn clock(limit_ms: u64, used_ms: u64) -> Clock {
-        Clock::start(
+        Clock::stopped(
             Duration::from_millis(limit_ms),
             Duration::from_millis(used_ms),
         )
@@ -525,14 +525,17 @@ mod tests {
         assert_eq!(pace.per_turn(), Duration::from_millis(40));
         let spare = Duration::from_millis(10_000 - 50 - 1_000 - 40 * 32);
         let budget = decision_budget(&board, &clock(10_000, 50), &pace);
-        assert!(budget <= spare / 17 && budget > spare / 18, "{budget:?}");
+        // 2 / (32 + 2) of the spare time, to the rounding of a nanosecond.
+        assert!(
+            budget.abs_diff(spare / 17) <= Duration::from_nanos(1),
+            "{budget:?}"
+        );
     }
 
     #[test]
     fn a_spent_clock_still_gets_a_move_at_once() {
         let state = State::new(12);
         let opponents = vec![Weights::default(); 3];
-        let started = Instant::now();
         let mut pace = Pace::default();
         let plan = search(
             &state,
@@ -543,6 +546,27 @@ mod tests {
             1.0,
         );
         assert!(state.board.legal_moves(1).contains(plan.first));
-        assert!(started.elapsed() < Duration::from_millis(50));
+        // At once: the quick plan, and no search but the narrowest one, which finds its
+        // deadline passed.
+        let quick = Plan {
+            first: plan.first,
+            value: -1.0,
+        };
+        let mut widths = Vec::new();
+        let chosen = widening(
+            &state.board,
+            None,
+            FIRST_WIDTH,
+            &clock(1_000, 1_000),
+            &mut pace,
+            1.0,
+            |width, deadline| {
+                widths.push(width);
+                deadline.is_some_and(|d| Instant::now() < d).then_some(plan)
+            },
+            |_| quick,
+        );
+        assert_eq!(widths, [1]);
+        assert_eq!(chosen.value, quick.value);
     }
 }

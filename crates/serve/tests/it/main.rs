@@ -1,8 +1,8 @@
 //! The crate's integration tests, one module a file, built as one test binary (one link
 //! instead of one per file).
 
+mod api;
 #[path = "../../../../testing/browser.rs"]
 mod browser;
 mod common;
-mod api;
 mod play_page;

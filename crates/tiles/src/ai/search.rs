@@ -525,7 +525,7 @@ impl SearchPlayer {
                 let usable = clock
                     .limit
                     .mul_f64(1.0 - RESERVE)
-                    .saturating_sub(clock.used + clock.started.elapsed() + turns);
+                    .saturating_sub(clock.used + clock.elapsed() + turns);
                 Budget::Time((usable / moves_left * BURST).min(usable / BURST))
             }
         }
@@ -571,7 +571,7 @@ impl Budget {
             Budget::Count(count) => rank < count.min(cap),
             Budget::Time(share) => {
                 let needed = if rank == 0 { 2 } else { 1 };
-                rank < cap && clock.started.elapsed() + cost * needed < share
+                rank < cap && clock.elapsed() + cost * needed < share
             }
         }
     }
@@ -686,7 +686,7 @@ mod tests {
         let mut case = TilesCase::new(seed);
         let mut state = State::new(case.params);
         let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), Some(3));
-        let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
+        let clock = Clock::stopped(Duration::from_secs(20), Duration::ZERO);
         let mut boards = Vec::new();
         while !state.is_over() && state.moves < moves {
             if state.moves.is_multiple_of(every) {
@@ -795,7 +795,7 @@ mod tests {
     /// The first `W` goes to the centre on every board size, even or odd.
     #[test]
     fn the_first_wildcard_goes_to_the_centre() {
-        let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
+        let clock = Clock::stopped(Duration::from_secs(20), Duration::ZERO);
         for (s, middle) in [(8, 4), (9, 4), (12, 6)] {
             let params = Params::new(10, s, 2).unwrap();
             let state = State::new(params);
@@ -811,7 +811,7 @@ mod tests {
         let state = State::new(TilesCase::new(3).params);
         let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), None);
         let share = |player: &SearchPlayer, used_us: u64| {
-            let clock = Clock::start(Duration::from_secs(20), Duration::from_micros(used_us));
+            let clock = Clock::stopped(Duration::from_secs(20), Duration::from_micros(used_us));
             match player.budget(&state, &clock) {
                 Budget::Time(share) => share,
                 Budget::Count(_) => unreachable!("no effort"),
@@ -821,9 +821,9 @@ mod tests {
         assert!(fresh > Duration::from_micros(6_000), "{fresh:?}");
         // A turn that cost 1 ms besides 0.2 ms of lookahead: 10,000 more such turns would
         // take 10 s of the 16 planned for.
-        player.start_turn(&Clock::start(Duration::from_secs(20), Duration::ZERO));
+        player.start_turn(&Clock::stopped(Duration::from_secs(20), Duration::ZERO));
         player.looked(Duration::from_micros(200));
-        player.start_turn(&Clock::start(
+        player.start_turn(&Clock::stopped(
             Duration::from_secs(20),
             Duration::from_micros(1_200),
         ));
@@ -840,7 +840,7 @@ mod tests {
         let mut case = TilesCase::new(3);
         let mut state = State::new(case.params);
         let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), None);
-        let spent = Clock::start(Duration::from_secs(1), Duration::from_secs(1));
+        let spent = Clock::stopped(Duration::from_secs(1), Duration::from_secs(1));
         while state.moves < 200 && !state.is_over() {
             let tile = case.next_tile(state.board.is_empty());
             let mv = player.choose(&state, tile, &spent);

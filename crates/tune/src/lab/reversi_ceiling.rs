@@ -3,7 +3,7 @@
 //! against the true opponents. Prints, per noise, the mean score and the share of the
 //! opponents' moves (with more than one legal move) that the known-weights model predicted.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use marathon_core::rng::FastRng;
@@ -101,11 +101,7 @@ fn play(case: &ReversiCase, effort: u64, noise: NoiseKind) -> (f64, u32, u32) {
         let cell = if mover == 1 {
             // At a fixed effort the player never reads the clock; an hour only keeps it from
             // thinking it is late.
-            let clock = Clock {
-                limit: Duration::from_secs(3600),
-                used: Duration::ZERO,
-                started: Instant::now(),
-            };
+            let clock = Clock::stopped(Duration::from_secs(3600), Duration::ZERO);
             player.choose(&state.board, &clock)
         } else {
             let truth = case.opponent_move(&state.board, mover).expect("a move");
