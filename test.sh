@@ -3,5 +3,10 @@
 # virtualenv of its own under target/ and runs pytest, the Ray tests in a network namespace).
 set -euo pipefail
 cd "$(dirname "$0")"
+printf '== rust: cargo test --workspace\n'
 cargo test --workspace
-bash python/ci.sh
+# The Python tests compare with the binary the Rust tests just built: nothing is built twice.
+MARATHON_BIN="$PWD/target/debug/marathon" bash python/ci.sh
+if ! command -v chromium >/dev/null 2>&1; then
+    printf '\nNOTE: no chromium on the PATH: the browser checks of the replay and play pages were skipped (they passed as no-ops); install Debian'"'"'s chromium to run them.\n'
+fi

@@ -1,31 +1,43 @@
 #!/usr/bin/env bash
-# The Python package's checks, run by .ci/run after the Rust tests: the bindings' own lints, then
-# a fresh virtualenv with maturin, gymnasium, numpy, ray, optuna and pytest from the package
-# index, the package built from this checkout and installed (`pip install ./python`), and its
-# tests, which compare with the release `marathon` binary. The Ray tests run in a network
-# namespace of their own: a local Ray cluster binds the machine's interface, not loopback.
+# The Python package's checks, run by ./test.sh after the Rust tests: the bindings' own lints, then
+# a virtualenv with maturin, gymnasium, numpy, ray, optuna and pytest from the package index, the
+# package built from this checkout and installed (`pip install ./python`), and its tests, which
+# compare with the `marathon` binary. The Ray tests run in a network namespace of their own: a
+# local Ray cluster binds the machine's interface, not loopback.
+#
+# Nothing is compiled twice: the extension is built with the workspace's dev profile (the one
+# `cargo test` uses, optimised), into the same target directory, and the tests use the binary
+# `cargo test` built (`MARATHON_BIN`, set by ./test.sh; built here if unset). The virtualenv is
+# kept between runs (target/python-ci-venv) and only topped up.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 venv="$root/target/python-ci-venv"
+stage() { printf '\n== python: %s\n' "$*"; }
 
-# The module itself is behind the `python` feature, which the workspace's clippy does not turn on.
-cargo clippy -p marathon-python --features python --all-targets -- -D warnings
-
-python3 -m venv --clear "$venv"
+stage "virtualenv $venv (maturin gymnasium numpy pytest ray optuna)"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 # As if activated: maturin's build hook runs `maturin` from the PATH.
 export PATH="$venv/bin:$PATH"
 "$venv/bin/pip" install --quiet --disable-pip-version-check maturin gymnasium numpy pytest ray optuna
+
+stage "build and install the package (pip install ./python, dev profile)"
 # Without build isolation pip uses the maturin just installed instead of fetching another.
-"$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation ./python
-cargo build --release --quiet -p marathon
+MATURIN_PEP517_ARGS="--profile dev" \
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation ./python
+if [ -z "${MARATHON_BIN:-}" ]; then
+    cargo build --quiet -p marathon
+    MARATHON_BIN="$root/target/debug/marathon"
+fi
+export MARATHON_BIN
 
 # Run from python/ with pytest's own launcher, not `python -m pytest`: that would put python/ on
 # sys.path, where the sources shadow the installed package (which has the extension).
 cd python
-export MARATHON_BIN="$root/target/release/marathon"
+stage "pytest: the package's tests (the Ray tests are skipped here and run next)"
 "$venv/bin/pytest" -q -p no:cacheprovider tests
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v ip >/dev/null; then
+    stage "pytest: the Ray tests, in a network namespace of their own"
     unshare -n sh -c 'ip link set lo up &&
         MARATHON_RAY_TESTS=1 exec "$0" -q -p no:cacheprovider tests/test_ray.py' "$venv/bin/pytest"
 else

@@ -28,16 +28,15 @@ GAMES = marathon_games.games()
 
 @pytest.fixture(scope="session")
 def marathon_bin() -> Path:
-    """The CLI binary: ``$MARATHON_BIN`` if set, else built from this checkout (release)."""
+    """The CLI binary: ``$MARATHON_BIN`` if set, else built from this checkout (dev profile, as
+    ``cargo test`` builds it)."""
     given = os.environ.get("MARATHON_BIN")
     if given:
         path = Path(given)
         assert path.is_file(), f"MARATHON_BIN={given} is not a file"
         return path
-    subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "-p", "marathon"], cwd=ROOT, check=True
-    )
-    return ROOT / "target" / "release" / "marathon"
+    subprocess.run(["cargo", "build", "--quiet", "-p", "marathon"], cwd=ROOT, check=True)
+    return ROOT / "target" / "debug" / "marathon"
 
 
 def make(game: str, **kwargs: Any) -> gymnasium.Env[Any, Any]:
