@@ -5,9 +5,11 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use marathon_core::sandbox::{self, Sandbox};
 use marathon_core::{
     CaseId, CaseOutcome, Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score,
     interrupt, parse_seed_set, process_tree,
@@ -111,6 +113,8 @@ struct PlayArgs {
     /// An external program to judge, run as `sh -c CMD`.
     #[arg(long, value_name = "CMD", conflicts_with_all = ["player", "settings"])]
     exec: Option<String>,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
     /// Worker threads, at least 1 (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
@@ -150,6 +154,19 @@ struct PlayArgs {
 }
 
 #[derive(Args)]
+struct SandboxArgs {
+    /// Run the `--exec` program in a sandbox: no network, reads only the system's directories,
+    /// the working directory and `--allow-read` paths, writes only in a scratch directory of its
+    /// own, capped processes, open files and file size, and cannot reach marathon
+    /// (docs/sandbox.md). Exits 2 where the kernel lacks what it needs.
+    #[arg(long, requires = "exec")]
+    sandbox: bool,
+    /// A path the sandboxed program may also read and run programs from (repeatable).
+    #[arg(long, value_name = "PATH", requires = "sandbox")]
+    allow_read: Vec<PathBuf>,
+}
+
+#[derive(Args)]
 struct MergeArgs {
     /// The parts' `--json` files.
     #[arg(required = true, value_name = "FILE")]
@@ -181,6 +198,8 @@ struct ReplayArgs {
     /// An external program to judge, run as `sh -c CMD`.
     #[arg(long, value_name = "CMD", conflicts_with_all = ["player", "settings"])]
     exec: Option<String>,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
     /// Do not pass the external program's stderr through.
     #[arg(long)]
     quiet: bool,
@@ -206,6 +225,10 @@ impl From<String> for Stop {
 }
 
 fn main() -> ExitCode {
+    // Before anything else (threads above all): this process may be a sandbox's launcher.
+    if let Some(code) = sandbox::entry() {
+        return code;
+    }
     // The games come from the registry, so the help names them without a list of its own.
     let help = format!(
         "Games: {}. Run `marathon play` for a quick tour of every game.",
@@ -601,6 +624,7 @@ fn play_config(
     exec: Option<&str>,
     limit: Duration,
     quiet: bool,
+    sandbox: Option<&Arc<Sandbox>>,
 ) -> Result<PlayConfig, String> {
     let settings = Settings::new(player.settings.clone());
     select::play_config(
@@ -611,7 +635,36 @@ fn play_config(
         limit,
         player.effort,
     )
-    .map(|config| PlayConfig { quiet, ..config })
+    .map(|config| PlayConfig {
+        quiet,
+        sandbox: sandbox.cloned(),
+        ..config
+    })
+}
+
+/// `--sandbox`: the sandbox the programs run in, once it has run a program here (exit 2
+/// naming what is missing otherwise).
+fn sandbox(args: &SandboxArgs) -> Result<Option<Arc<Sandbox>>, Stop> {
+    if !args.sandbox {
+        return Ok(None);
+    }
+    let launcher = std::env::current_exe()
+        .map_err(|e| format!("--sandbox: cannot find marathon's own binary: {e}"))?;
+    let sandbox =
+        Sandbox::new(launcher, &args.allow_read).map_err(|e| format!("--sandbox: {e}"))?;
+    sandbox
+        .probe()
+        .map_err(|e| format!("--sandbox: programs cannot be sandboxed here: {e}"))?;
+    if let Some(home) = sandbox.exposed_home() {
+        let _ = writeln!(
+            io::stderr(),
+            "marathon: warning: --sandbox: the program can read your home directory {} (it is \
+             in the working directory or an --allow-read path); run marathon from the program's \
+             folder",
+            home.display()
+        );
+    }
+    Ok(Some(Arc::new(sandbox)))
 }
 
 fn replay(args: ReplayArgs) -> Result<(), Stop> {
@@ -619,7 +672,15 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
     let viewer = game.viewer();
     let case = case_ids(game, &[args.seed], args.group)?.remove(0);
     let limit = time_limit(game, args.player.time_limit)?;
-    let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+    let sandbox = sandbox(&args.sandbox)?;
+    let config = play_config(
+        game,
+        &args.player,
+        args.exec.as_deref(),
+        limit,
+        args.quiet,
+        sandbox.as_ref(),
+    )?;
     check_output("--output", &args.output)?;
     watch_signals()?;
     process_tree::adopt_orphans();
@@ -719,13 +780,21 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         ));
     }
     // Everything the command line says is checked before anything is played or written.
+    let sandbox = sandbox(&args.sandbox)?;
     let mut plans = Vec::new();
     for game in selected {
         let mut limit = time_limit(game, args.player.time_limit)?;
         if tour && args.player.time_limit.is_none() {
             limit /= TOUR_TIME_DIVISOR;
         }
-        let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+        let config = play_config(
+            game,
+            &args.player,
+            args.exec.as_deref(),
+            limit,
+            args.quiet,
+            sandbox.as_ref(),
+        )?;
         breakdown::check(game.name(), game.params(), &args.by)?;
         let cases = if args.official {
             let cases = game.official_cases();

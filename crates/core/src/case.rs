@@ -2,9 +2,11 @@
 //! Plain data, shared by the games, the judge, the runner and the reports.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cpu::CpuAccount;
+use crate::sandbox::Sandbox;
 use crate::settings::Settings;
 use crate::verdict::Verdict;
 
@@ -91,6 +93,8 @@ pub struct PlayConfig {
     pub quiet: bool,
     /// A built-in player's settings (`--set NAME=VALUE`).
     pub settings: Settings,
+    /// Where external programs run: in this sandbox, or (`None`) with the user's rights.
+    pub sandbox: Option<Arc<Sandbox>>,
 }
 
 impl PlayConfig {
@@ -103,6 +107,7 @@ impl PlayConfig {
             effort,
             quiet: true,
             settings: Settings::default(),
+            sandbox: None,
         }
     }
 
@@ -115,6 +120,7 @@ impl PlayConfig {
             effort: None,
             quiet: true,
             settings: Settings::default(),
+            sandbox: None,
         }
     }
 

@@ -30,7 +30,7 @@ use std::any::Any;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdout, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
@@ -44,6 +44,7 @@ use nix::unistd::Pid;
 use crate::cpu::CpuAccount;
 use crate::interrupt;
 use crate::process_tree::{self, PlayerTag};
+use crate::sandbox::{self, Sandbox, Scratch};
 
 /// The longest reply line accepted; longer output is a protocol error, not a memory hazard.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -127,6 +128,9 @@ pub struct Endpoint {
     player: Player,
     /// Disconnects when the stderr copier has finished (`None` without one).
     stderr_done: Option<Receiver<()>>,
+    /// A sandboxed program's scratch directory: the last field, dropped (removed) after `drop`
+    /// has killed the tree.
+    scratch: Option<Scratch>,
 }
 
 /// The judge's side of the writer thread, which owns the player's input pipe and closes it
@@ -255,11 +259,22 @@ impl Endpoint {
     /// Starts `sh -c command` in its own process group, with the case's time limit in its
     /// environment ([`TIME_LIMIT_ENV`]) and its [`PlayerTag`].
     pub fn spawn_process(command: &str, limit: Duration, stderr: StderrMode) -> io::Result<Self> {
+        Self::spawn_process_in(command, limit, stderr, None)
+    }
+
+    /// [`Endpoint::spawn_process`], in `sandbox` when there is one: the program is then a
+    /// descendant of the sandbox's launcher, and its scratch directory is removed once its tree
+    /// is dead.
+    pub fn spawn_process_in(
+        command: &str,
+        limit: Duration,
+        stderr: StderrMode,
+        sandbox: Option<&Sandbox>,
+    ) -> io::Result<Self> {
         let tag = PlayerTag::new();
+        let (mut program, scratch) = sandbox::shell(command, sandbox)?;
         let mut child = process_tree::spawn_player(
-            Command::new("sh")
-                .arg("-c")
-                .arg(command)
+            program
                 .env(TIME_LIMIT_ENV, limit.as_secs_f64().to_string())
                 .env(tag.name(), "1")
                 .stdin(Stdio::piped())
@@ -300,6 +315,7 @@ impl Endpoint {
         let events = spawn_reader(move |events| read_program(stdout, &watched, events))?;
         let mut endpoint = Self::new(limit, input, events, Player::Process(process));
         endpoint.stderr_done = stderr_done;
+        endpoint.scratch = scratch;
         Ok(endpoint)
     }
 
@@ -348,6 +364,7 @@ impl Endpoint {
             events,
             player,
             stderr_done: None,
+            scratch: None,
         }
     }
 

@@ -454,7 +454,12 @@ pub fn start_player(
                 let what = if plain_seed { "seed " } else { "" };
                 StderrMode::Prefixed(format!("[{game} {what}{case}] "))
             };
-            Endpoint::spawn_process(command, config.time_limit, stderr)
+            Endpoint::spawn_process_in(
+                command,
+                config.time_limit,
+                stderr,
+                config.sandbox.as_deref(),
+            )
         }
         PlayerSpec::Builtin(name) => {
             let solve_config = config.solve_config(name);

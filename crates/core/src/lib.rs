@@ -14,6 +14,7 @@ pub mod interrupt;
 pub mod observation;
 pub mod process_tree;
 pub mod replay;
+pub mod sandbox;
 pub mod rng;
 pub mod seeds;
 pub mod settings;

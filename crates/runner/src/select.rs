@@ -130,6 +130,7 @@ pub fn play_config(
         effort,
         quiet: false,
         settings,
+        sandbox: None,
     })
 }
 
