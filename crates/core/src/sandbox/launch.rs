@@ -6,7 +6,7 @@ use std::fmt::Display;
 use std::fs::{self, File};
 use std::io;
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::{DirBuilderExt, symlink};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt, symlink};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
@@ -326,6 +326,8 @@ fn build_file_system(config: &Config) -> Result<bool, Failed> {
     let (home, shm) = (aside.join("home"), aside.join("shm"));
     make_dir(&home)?;
     make_dir(&shm)?;
+    fs::set_permissions(&home, fs::Permissions::from_mode(0o700))
+        .map_err(failed("make the scratch directory private"))?;
     // Where the working directory holds the scratch directory, its (empty) host directory is
     // already there, in the bound copy.
     let scratch = inside(&config.scratch);
@@ -493,7 +495,7 @@ fn set_rlimits(caps: Caps) -> Result<(), Failed> {
 
 /// Landlock: read and execute in the system's directories, the working directory, the allowed
 /// paths and `/proc`; read and write the device files; everything in the scratch directory and
-/// `/dev/shm`; nothing else. No signal and no abstract UNIX socket reaches a process outside
+/// `/dev/shm`; list any directory (the new root holds nothing else to list); nothing else. No signal and no abstract UNIX socket reaches a process outside
 /// the sandbox (where the kernel has scopes, Landlock ABI 6).
 fn restrict_files(config: &Config, fresh_proc: bool) -> Result<(), Failed> {
     let read = AccessFs::from_read(WANTED_ABI);
@@ -519,6 +521,7 @@ fn restrict_files(config: &Config, fresh_proc: bool) -> Result<(), Failed> {
         })
         .and_then(|ruleset| ruleset.scope(Scope::from_all(WANTED_ABI)))
         .and_then(|ruleset| ruleset.create())
+        .and_then(|ruleset| ruleset.add_rules(path_beneath_rules(["/"], AccessFs::ReadDir)))
         .and_then(|ruleset| ruleset.add_rules(path_beneath_rules(&readable, read)))
         .and_then(|ruleset| ruleset.add_rules(path_beneath_rules(&devices, device)))
         .and_then(|ruleset| ruleset.add_rules(path_beneath_rules(&writable, everything)))
