@@ -155,7 +155,9 @@ impl Sandbox {
     /// The user's home directory, when a path the programs read holds it (the working directory
     /// is the home directory or above it): worth a warning.
     pub fn exposed_home(&self) -> Option<PathBuf> {
-        let home = PathBuf::from(std::env::var_os("HOME")?).canonicalize().ok()?;
+        let home = PathBuf::from(std::env::var_os("HOME")?)
+            .canonicalize()
+            .ok()?;
         self.read
             .iter()
             .any(|path| home.starts_with(path))
@@ -197,8 +199,7 @@ impl Sandbox {
             "" => format!("the launcher failed ({})", output.status),
             said => said.to_owned(),
         };
-        #[cfg(target_os = "linux")]
-        if let Some(hint) = launch::hints() {
+        if let Some(hint) = restriction() {
             said = format!("{said} ({hint})");
         }
         Err(said)
@@ -236,6 +237,20 @@ impl Sandbox {
     }
 }
 
+/// A policy of the system's that keeps the sandbox from working although the kernel has every
+/// mechanism (AppArmor's restriction of unprivileged user namespaces, Ubuntu's default since
+/// 24.04), when there is one.
+pub fn restriction() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        launch::hints()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
 /// A sandboxed program, ready to spawn: the launcher's command (add the judge's variables and
 /// pipes), and the scratch directory's guard.
 pub struct Prepared {
@@ -245,7 +260,10 @@ pub struct Prepared {
 
 /// The command that runs `sh -c shell_command`, in `sandbox` when there is one (then with the
 /// guard of its scratch directory).
-pub fn shell(shell_command: &str, sandbox: Option<&Sandbox>) -> io::Result<(Command, Option<Scratch>)> {
+pub fn shell(
+    shell_command: &str,
+    sandbox: Option<&Sandbox>,
+) -> io::Result<(Command, Option<Scratch>)> {
     match sandbox {
         Some(sandbox) => {
             let prepared = sandbox.prepare(shell_command)?;
@@ -457,15 +475,38 @@ mod tests {
 
     #[test]
     fn a_bad_config_is_refused() {
-        let parse = |args: &[&str]| {
-            Config::parse(&args.iter().map(OsString::from).collect::<Vec<_>>())
-        };
+        let parse =
+            |args: &[&str]| Config::parse(&args.iter().map(OsString::from).collect::<Vec<_>>());
         let ok = ["--scratch", "/s", "--workdir", "/w", "--", "true"];
         assert!(parse(&ok).is_ok());
         assert!(parse(&["--scratch", "s", "--workdir", "/w", "--", "true"]).is_err());
         assert!(parse(&["--scratch", "/s", "--workdir", "/w"]).is_err());
-        assert!(parse(&["--scratch", "/s", "--workdir", "/w", "--processes", "x", "--", "t"]).is_err());
-        assert!(parse(&["--scratch", "/s", "--workdir", "/w", "--bogus", "1", "--", "t"]).is_err());
+        assert!(
+            parse(&[
+                "--scratch",
+                "/s",
+                "--workdir",
+                "/w",
+                "--processes",
+                "x",
+                "--",
+                "t"
+            ])
+            .is_err()
+        );
+        assert!(
+            parse(&[
+                "--scratch",
+                "/s",
+                "--workdir",
+                "/w",
+                "--bogus",
+                "1",
+                "--",
+                "t"
+            ])
+            .is_err()
+        );
         assert!(parse(&["--scratch", "/s", "--workdir", "/w", "--", "a", "b"]).is_err());
     }
 

@@ -5,4 +5,5 @@
 mod browser;
 mod cli;
 mod replay;
+mod sandbox;
 mod trust;

@@ -15,15 +15,15 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use serde_json::Value;
 
-const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
+pub(super) const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
 /// How long a wait or a run may take here: far above what any of them needs (milliseconds, a
 /// second or two for a case), so that a busy machine cannot fail a test, and far below what a
 /// wrong judge takes (the misbehaving programs sleep for 1000 s).
-const PATIENCE: Duration = Duration::from_secs(60);
+pub(super) const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A reply that ends a game at once and validly, where the protocol has one (by game name).
-fn final_reply(game: &str) -> Option<&'static str> {
+pub(super) fn final_reply(game: &str) -> Option<&'static str> {
     match game {
         "tiles" => Some("GIVE UP"),
         "polyomino" => Some("DONE"),
@@ -33,7 +33,7 @@ fn final_reply(game: &str) -> Option<&'static str> {
 }
 
 /// The limit of the timeout cases: short, and far below the programs' sleeps.
-const LIMIT: &str = "1";
+pub(super) const LIMIT: &str = "1";
 
 /// What a misbehaving program must get: the verdict's kind, and a piece of its detail or
 /// reason.
@@ -183,7 +183,7 @@ const BEHAVIOURS: &[Behaviour] = &[
     },
 ];
 
-fn marker() -> String {
+pub(super) fn marker() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     format!(
         "{}{:03}",
@@ -193,7 +193,7 @@ fn marker() -> String {
 }
 
 /// A fresh directory for one test's files.
-fn temp_dir(name: &str) -> PathBuf {
+pub(super) fn temp_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trust-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temp dir");
@@ -201,7 +201,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// Live processes (zombies are dead) whose command line contains `needle`.
-fn live_with(needle: &str) -> Vec<String> {
+pub(super) fn live_with(needle: &str) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
         let path = entry.path();
@@ -227,7 +227,7 @@ fn live_with(needle: &str) -> Vec<String> {
 }
 
 /// Asserts that no live process has `needle` in its command line, giving the dying a moment.
-fn assert_none_left(needle: &str, what: &str) {
+pub(super) fn assert_none_left(needle: &str, what: &str) {
     let deadline = Instant::now() + PATIENCE;
     loop {
         let left = live_with(needle);
@@ -239,13 +239,13 @@ fn assert_none_left(needle: &str, what: &str) {
     }
 }
 
-struct Finished {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub(super) struct Finished {
+    pub(super) code: Option<i32>,
+    pub(super) stdout: String,
+    pub(super) stderr: String,
 }
 
-fn finish(mut child: Child) -> Finished {
+pub(super) fn finish(mut child: Child) -> Finished {
     // Both pipes at once, so that neither fills while the other is read.
     let stderr = child.stderr.take().map(|mut err| {
         thread::spawn(move || {
@@ -277,7 +277,7 @@ fn runs_dir() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("marathon-trust-runs-{}", std::process::id()))
 }
 
-fn marathon(args: &[&str]) -> Command {
+pub(super) fn marathon(args: &[&str]) -> Command {
     let mut command = Command::new(MARATHON);
     command
         .args(args)
@@ -288,7 +288,7 @@ fn marathon(args: &[&str]) -> Command {
     command
 }
 
-fn read_json(path: &Path) -> Vec<Value> {
+pub(super) fn read_json(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -296,10 +296,14 @@ fn read_json(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// Plays seeds 1-2 of `game` with each behaviour and checks its verdicts and that nothing it
-/// started is left.
-fn hostile_programs_get_their_verdicts(game: &str, final_reply: Option<&'static str>) {
-    let dir = temp_dir(game);
+/// Plays seeds 1-2 of `game` with each behaviour (in the sandbox with `sandbox`) and checks its
+/// verdicts and that nothing it started is left.
+fn hostile_programs_get_their_verdicts(
+    game: &str,
+    final_reply: Option<&'static str>,
+    sandbox: bool,
+) {
+    let dir = temp_dir(&format!("{game}{}", if sandbox { "-sandbox" } else { "" }));
     let mut rows = Vec::new();
     let mut wrong = Vec::new();
     let final_behaviour = final_reply.map(|reply| Behaviour {
@@ -334,6 +338,9 @@ fn hostile_programs_get_their_verdicts(game: &str, final_reply: Option<&'static 
         if behaviour.name != "stderr flood" {
             args.push("--quiet");
         }
+        if sandbox {
+            args.push("--sandbox");
+        }
         let run = finish(marathon(&args).spawn().expect("marathon starts"));
         let elapsed = started.elapsed();
         assert_eq!(
@@ -354,8 +361,10 @@ fn hostile_programs_get_their_verdicts(game: &str, final_reply: Option<&'static 
                 .collect::<Vec<_>>()
                 .join(" | ");
             rows.push(format!(
-                "{game} | {} | {verdict} | {text} | {} ms",
-                behaviour.name, case["time_ms"]
+                "{game}{} | {} | {verdict} | {text} | {} ms",
+                if sandbox { " (sandbox)" } else { "" },
+                behaviour.name,
+                case["time_ms"]
             ));
             if verdict != behaviour.verdict
                 || (!text.contains(behaviour.says) && verdict != "ok")
@@ -388,7 +397,19 @@ fn hostile_programs_get_their_verdicts_in_every_game() {
     let games: Vec<&'static str> = marathon_games::names();
     thread::scope(|scope| {
         for game in games {
-            scope.spawn(move || hostile_programs_get_their_verdicts(game, final_reply(game)));
+            scope
+                .spawn(move || hostile_programs_get_their_verdicts(game, final_reply(game), false));
+        }
+    });
+}
+
+/// The same programs in the sandbox get the same verdicts, and leave nothing either.
+#[test]
+fn hostile_programs_get_their_verdicts_in_a_sandbox_in_every_game() {
+    let games: Vec<&'static str> = marathon_games::names();
+    thread::scope(|scope| {
+        for game in games {
+            scope.spawn(move || hostile_programs_get_their_verdicts(game, final_reply(game), true));
         }
     });
 }

@@ -26,9 +26,7 @@ use nix::sys::socket::{
     socket,
 };
 use nix::sys::wait::{WaitStatus, waitpid};
-use nix::unistd::{
-    Gid, Pid, Uid, chdir, pivot_root, setgroups, sethostname, setresgid, setresuid,
-};
+use nix::unistd::{Gid, Pid, Uid, chdir, pivot_root, setgroups, sethostname, setresgid, setresuid};
 use rustix::thread::{
     CapabilitySet, CapabilitySets, capabilities, clear_ambient_capability_set,
     configure_capability_in_ambient_set, set_capabilities,
@@ -264,7 +262,8 @@ fn build_file_system(config: &Config) -> Result<bool, Failed> {
         make_parents(&target)?;
         if meta.file_type().is_symlink() {
             // `/bin -> usr/bin` on a merged /usr: the same link, to what is bound anyway.
-            let to = fs::read_link(&source).map_err(failed(format!("read {}", source.display())))?;
+            let to =
+                fs::read_link(&source).map_err(failed(format!("read {}", source.display())))?;
             symlink(&to, &target).map_err(failed(format!("link {}", target.display())))?;
             continue;
         }
@@ -391,8 +390,9 @@ fn make_dir(path: &Path) -> Result<(), Failed> {
 
 fn make_parents(path: &Path) -> Result<(), Failed> {
     match path.parent() {
-        Some(parent) => fs::create_dir_all(parent)
-            .map_err(failed(format!("create {}", parent.display()))),
+        Some(parent) => {
+            fs::create_dir_all(parent).map_err(failed(format!("create {}", parent.display())))
+        }
         None => Ok(()),
     }
 }
@@ -454,7 +454,9 @@ fn loopback_up() -> io::Result<()> {
         (Some(NLMSG_ERROR), Some(error)) => Err(io::Error::from_raw_os_error(
             error.checked_neg().unwrap_or(i32::MAX),
         )),
-        _ => Err(io::Error::other("the kernel's reply is not an acknowledgement")),
+        _ => Err(io::Error::other(
+            "the kernel's reply is not an acknowledgement",
+        )),
     }
 }
 
@@ -528,7 +530,9 @@ fn restrict_files(config: &Config, fresh_proc: bool) -> Result<(), Failed> {
         .and_then(|ruleset| ruleset.restrict_self())
         .map_err(failed("apply Landlock"))?;
     if status.ruleset == RulesetStatus::NotEnforced {
-        return Err(Failed("cannot apply Landlock: not enforced by this kernel".into()));
+        return Err(Failed(
+            "cannot apply Landlock: not enforced by this kernel".into(),
+        ));
     }
     Ok(())
 }
