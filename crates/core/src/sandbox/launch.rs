@@ -47,7 +47,7 @@ fn failed<E: Display>(what: impl Display) -> impl FnOnce(E) -> Failed {
 const INIT_CAPS: [CapabilitySet; 2] = [CapabilitySet::SYS_ADMIN, CapabilitySet::NET_ADMIN];
 
 /// The Landlock ABI whose rights the sandbox asks for where the kernel has them.
-const WANTED_ABI: ABI = ABI::V6;
+const WANTED_ABI: ABI = ABI::V9;
 /// The Landlock ABI the sandbox cannot do without: below it (Linux 6.2), `truncate(2)` is not
 /// controlled, and a program could empty the files it may only read.
 const REQUIRED_ABI: ABI = ABI::V3;
