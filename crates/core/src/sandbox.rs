@@ -202,6 +202,13 @@ impl Sandbox {
         if let Some(hint) = restriction() {
             said = format!("{said} ({hint})");
         }
+        #[cfg(unix)]
+        if said.contains("Permission denied") && nix::unistd::Uid::effective().is_root() {
+            said = format!(
+                "{said} (as root, programs run as nobody ({NOBODY}): what they read must be \
+                 readable by other users)"
+            );
+        }
         Err(said)
     }
 
