@@ -648,8 +648,8 @@ fn sandbox(args: &SandboxArgs) -> Result<Option<Arc<Sandbox>>, Stop> {
     if !args.sandbox {
         return Ok(None);
     }
-    let launcher = std::env::current_exe()
-        .map_err(|e| format!("--sandbox: cannot find marathon's own binary: {e}"))?;
+    // This very binary, even if a rebuild replaces its file during the run.
+    let launcher = PathBuf::from("/proc/self/exe");
     let sandbox =
         Sandbox::new(launcher, &args.allow_read).map_err(|e| format!("--sandbox: {e}"))?;
     sandbox

@@ -442,10 +442,7 @@ pub fn entry() -> Option<ExitCode> {
     };
     #[cfg(target_os = "linux")]
     let code = if launcher {
-        {
-            let _ = config;
-            launch::launcher(&rest)
-        }
+        launch::launcher(&rest)
     } else {
         launch::init(&config)
     };
