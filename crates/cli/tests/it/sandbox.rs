@@ -341,8 +341,10 @@ fn forking_stops_at_the_process_cap_in_every_game() {
     assert_none_left(&format!("1000.{mark}"), "forking without the sandbox");
     thread::scope(|scope| {
         for game in marathon_games::names() {
-            let (places, bounded) = (&places, &bounded);
+            let bounded = &bounded;
             scope.spawn(move || {
+                // Each game its own folders: a probe writes its pid file in the working one.
+                let places = &Places::new(&format!("fork-{game}"));
                 for endless in [false, true] {
                     let mark = marker();
                     let program = if endless {
@@ -361,7 +363,12 @@ fn forking_stops_at_the_process_cap_in_every_game() {
                         boxed.verdict,
                         boxed.text
                     );
-                    assert!(most <= cap, "{game}: {most} processes over the cap {cap}");
+                    // The launcher and the init count too, and carry the program's text in
+                    // their command lines like every process of the program.
+                    assert!(
+                        most <= cap + 2,
+                        "{game}: {most} processes over the cap {cap}"
+                    );
                     assert_none_left(&format!("1000.{mark}"), "forking in the sandbox");
                 }
             });
@@ -414,8 +421,9 @@ fn filling_the_disk_stops_at_the_caps_in_every_game() {
     );
     thread::scope(|scope| {
         for game in marathon_games::names() {
-            let (places, filler, many) = (&places, &filler, &many);
+            let (filler, many) = (&filler, &many);
             scope.spawn(move || {
+                let places = &Places::new(&format!("fill-{game}"));
                 let boxed = probe(game, places, filler, true, User::Me, "60");
                 assert!(boxed.text.contains("status 153"), "{game}: {}", boxed.text);
                 let boxed = probe(game, places, many, true, User::Me, "60");
