@@ -23,7 +23,7 @@ use super::trust::{
 };
 
 /// Why the sandbox cannot run here, when the kernel or the system says so.
-fn unavailable() -> Option<String> {
+pub(super) fn unavailable() -> Option<String> {
     Sandbox::check_kernel().err().or_else(sandbox::restriction)
 }
 
