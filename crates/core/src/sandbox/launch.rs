@@ -58,11 +58,11 @@ pub(super) fn check_kernel() -> Result<(), String> {
         .set_compatibility(CompatLevel::HardRequirement)
         .handle_access(AccessFs::from_all(REQUIRED_ABI))
         .and_then(|ruleset| ruleset.create())
-        .map_err(|e| {
-            format!(
-                "Landlock (ABI 3, Linux 6.2 or later, with landlock in the kernel's lsm= list) \
-                 is not available: {e}"
-            )
+        .map_err(|_| {
+            "Landlock is not available at ABI 3 or later (it needs Linux 6.2 or later, with \
+             landlock in the kernel's lsm= boot list; below ABI 3 a program could truncate the \
+             files it may only read)"
+                .to_owned()
         })?;
     let sysctl = |name: &str| {
         fs::read_to_string(format!("/proc/sys/{name}"))
