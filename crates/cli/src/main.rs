@@ -964,6 +964,14 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         if let Some(seconds) = args.player.time_limit {
             replay_flags.push_str(&format!(" --time-limit {seconds}"));
         }
+        // A program judged in the sandbox is replayed in it, never outside.
+        if args.sandbox.sandbox {
+            replay_flags.push_str(" --sandbox");
+            for path in &args.sandbox.allow_read {
+                let path = path.to_string_lossy().replace('\'', r"'\''");
+                replay_flags.push_str(&format!(" --allow-read '{path}'"));
+            }
+        }
         let setup = run_report::RunSetup {
             player: Some(&config.player),
             replay_flags: &replay_flags,

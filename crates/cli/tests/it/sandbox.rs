@@ -514,3 +514,34 @@ fn an_allowed_path_is_readable() {
     assert!(run(false).contains("refused"));
     assert!(run(true).contains("allowed"));
 }
+
+/// A run report's replay commands for a sandboxed program keep it in the sandbox.
+#[test]
+fn a_report_replays_a_sandboxed_program_in_the_sandbox() {
+    require_sandbox!();
+    let places = Places::new("report");
+    let report = places.outside.join("report.html");
+    let output = Command::new(MARATHON)
+        .args([
+            "play",
+            "linez",
+            "--seeds",
+            "1-2",
+            "--no-save",
+            "--quiet",
+            "--report",
+        ])
+        .arg(&report)
+        .args(["--exec", "echo garbage", "--sandbox", "--allow-read"])
+        .arg(&places.home)
+        .current_dir(&places.work)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let page = std::fs::read_to_string(&report).unwrap();
+    let replay = format!(
+        "marathon replay linez --seed 1 --sandbox --allow-read '{}' --exec",
+        places.home.display()
+    );
+    assert!(page.contains(&replay), "{replay} not in the report");
+}
