@@ -154,6 +154,16 @@ fn probe(
     }
 }
 
+/// One row of the matrix the closing note shows (`cargo test -p marathon --test it sandbox --
+/// --nocapture`): game, scenario, where, verdict, what it said.
+fn row(game: &str, scenario: &str, probe: &Probe, sandboxed: bool) {
+    let place = if sandboxed { "sandbox" } else { "no sandbox" };
+    println!(
+        "{game} | {scenario} | {place} | {} | {} | exit {:?}",
+        probe.verdict, probe.text, probe.code
+    );
+}
+
 /// What a verdict says: its detail, reason and the line it quotes.
 fn case_text(case: &Value) -> String {
     [&case["detail"], &case["reason"], &case["line"]]
@@ -226,6 +236,7 @@ fn nothing_out_of_reach(game: &str, user: User) {
     let outside = places.outside.join("written.txt");
 
     let free = probe(game, &places, &program, false, user, "60");
+    row(game, &format!("reach ({user:?})"), &free, false);
     assert_eq!(free.code, Some(0), "{game} {user:?}: {}", free.stderr);
     assert!(
         free.text
@@ -241,6 +252,7 @@ fn nothing_out_of_reach(game: &str, user: User) {
     std::fs::remove_file(&outside).expect("the unsandboxed program wrote outside");
 
     let boxed = probe(game, &places, &program, true, user, "60");
+    row(game, &format!("reach ({user:?})"), &boxed, true);
     assert_eq!(boxed.code, Some(0), "{game} {user:?}: {}", boxed.stderr);
     assert_eq!(boxed.verdict, "invalid", "{game} {user:?}: {}", boxed.text);
     assert!(
@@ -317,6 +329,7 @@ fn a_sandboxed_program_cannot_signal_its_judge() {
         );
         let started = Instant::now();
         let boxed = probe(game, &places, &program, true, User::Me, "60");
+        row(game, "SIGSTOP, SIGTERM to marathon", &boxed, true);
         assert_eq!(boxed.code, Some(0), "{game}: {}", boxed.stderr);
         assert_eq!(boxed.verdict, "invalid", "{game}: {}", boxed.text);
         assert!(boxed.text.contains("signalled"), "{game}: {}", boxed.text);
@@ -357,6 +370,11 @@ fn forking_stops_at_the_process_cap_in_every_game() {
                     let watcher = scope_watch(&format!("1000.{mark}"));
                     let boxed = probe(game, places, &program, true, User::Me, LIMIT);
                     let most = watcher.join().unwrap();
+                    let scenario = format!(
+                        "{} forking, at most {most} processes seen",
+                        if endless { "endless" } else { "300" }
+                    );
+                    row(game, &scenario, &boxed, true);
                     assert_eq!(boxed.code, Some(0), "{game}: {}", boxed.stderr);
                     // dash dies when a fork fails (crash), bash retries until the time is out.
                     assert!(
@@ -427,8 +445,10 @@ fn filling_the_disk_stops_at_the_caps_in_every_game() {
             scope.spawn(move || {
                 let places = &Places::new(&format!("fill-{game}"));
                 let boxed = probe(game, places, filler, true, User::Me, "60");
+                row(game, "a file over the size cap", &boxed, true);
                 assert!(boxed.text.contains("status 153"), "{game}: {}", boxed.text);
                 let boxed = probe(game, places, many, true, User::Me, "60");
+                row(game, "10 MB files until the scratch is full", &boxed, true);
                 assert!(
                     boxed.text.contains(&format!("files {most}")),
                     "{game}: {}",
