@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::{
-    CaseId, CaseOutcome, Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score,
-    interrupt, parse_seed_set, process_tree,
+    CLOCK_ENV, CaseId, CaseOutcome, ClockKind, Game, MemoryLimit, PlayConfig, Settings,
+    SolveConfig, TIME_LIMIT_ENV, format_score, interrupt, parse_seed_set, process_tree,
 };
 use marathon_runner::history::{GameTotals, History, KeptRun, RunInfo};
 use marathon_runner::record::CaseRecord;
@@ -83,6 +83,10 @@ struct PlayerArgs {
     /// Thinking time per case in seconds (default: the contest's limit).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// The clock the time limit counts: `wall`, the time that passes, or `cpu`, the CPU time of
+    /// the player's processes (default: the contest's; `marathon players GAME` says which).
+    #[arg(long, value_name = "wall|cpu", value_parser = select::parse_clock)]
+    clock: Option<ClockKind>,
     /// Fixed search effort for built-in AIs: the moves then depend on the case alone, not on
     /// the machine's speed.
     #[arg(long)]
@@ -111,6 +115,10 @@ struct PlayArgs {
     /// An external program to judge, run as `sh -c CMD`.
     #[arg(long, value_name = "CMD", conflicts_with_all = ["player", "settings"])]
     exec: Option<String>,
+    /// The memory limit of a judged program, its processes together, in MiB, or `none`
+    /// (default: the contest's; `marathon players GAME` says which).
+    #[arg(long, value_name = "MIB|none", value_parser = MemoryLimit::parse)]
+    memory_limit: Option<MemoryLimit>,
     /// Worker threads, at least 1 (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
@@ -181,6 +189,10 @@ struct ReplayArgs {
     /// An external program to judge, run as `sh -c CMD`.
     #[arg(long, value_name = "CMD", conflicts_with_all = ["player", "settings"])]
     exec: Option<String>,
+    /// The memory limit of the judged program, its processes together, in MiB, or `none`
+    /// (default: the contest's).
+    #[arg(long, value_name = "MIB|none", value_parser = MemoryLimit::parse)]
+    memory_limit: Option<MemoryLimit>,
     /// Do not pass the external program's stderr through.
     #[arg(long)]
     quiet: bool,
@@ -578,10 +590,13 @@ fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), Stop> {
     let from_env = std::env::var(TIME_LIMIT_ENV).ok();
     let limit = solve_time_limit(game, args.time_limit, from_env.as_deref())?;
     let player = builtin_player(game, args.player.as_deref())?;
+    let from_env = std::env::var(CLOCK_ENV).ok();
+    let clock = select::solve_clock(game, args.clock, from_env.as_deref())?;
     let config = SolveConfig {
         settings: checked_settings(game, &player, Settings::new(args.settings.clone()))?,
         player,
         time_limit: limit,
+        clock,
         effort: args.effort,
     };
     let stdin = io::stdin();
@@ -600,6 +615,7 @@ fn play_config(
     player: &PlayerArgs,
     exec: Option<&str>,
     limit: Duration,
+    memory: Option<MemoryLimit>,
     quiet: bool,
 ) -> Result<PlayConfig, String> {
     let settings = Settings::new(player.settings.clone());
@@ -611,7 +627,12 @@ fn play_config(
         limit,
         player.effort,
     )
-    .map(|config| PlayConfig { quiet, ..config })
+    .map(|config| PlayConfig {
+        quiet,
+        clock: player.clock,
+        memory: memory.unwrap_or_default(),
+        ..config
+    })
 }
 
 fn replay(args: ReplayArgs) -> Result<(), Stop> {
@@ -619,7 +640,14 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
     let viewer = game.viewer();
     let case = case_ids(game, &[args.seed], args.group)?.remove(0);
     let limit = time_limit(game, args.player.time_limit)?;
-    let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+    let config = play_config(
+        game,
+        &args.player,
+        args.exec.as_deref(),
+        limit,
+        args.memory_limit,
+        args.quiet,
+    )?;
     check_output("--output", &args.output)?;
     watch_signals()?;
     process_tree::adopt_orphans();
@@ -725,7 +753,14 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         if tour && args.player.time_limit.is_none() {
             limit /= TOUR_TIME_DIVISOR;
         }
-        let config = play_config(game, &args.player, args.exec.as_deref(), limit, args.quiet)?;
+        let config = play_config(
+            game,
+            &args.player,
+            args.exec.as_deref(),
+            limit,
+            args.memory_limit,
+            args.quiet,
+        )?;
         breakdown::check(game.name(), game.params(), &args.by)?;
         let cases = if args.official {
             let cases = game.official_cases();
@@ -894,6 +929,14 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         }
         if let Some(seconds) = args.player.time_limit {
             replay_flags.push_str(&format!(" --time-limit {seconds}"));
+        }
+        if let Some(clock) = args.player.clock {
+            replay_flags.push_str(&format!(" --clock {clock}"));
+        }
+        match args.memory_limit {
+            Some(MemoryLimit::Mib(mib)) => replay_flags.push_str(&format!(" --memory-limit {mib}")),
+            Some(MemoryLimit::Unlimited) => replay_flags.push_str(" --memory-limit none"),
+            Some(MemoryLimit::Contest) | None => {}
         }
         let setup = run_report::RunSetup {
             player: Some(&config.player),

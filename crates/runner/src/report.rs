@@ -345,6 +345,7 @@ mod tests {
             verdict,
             metrics: Vec::new(),
             cpu: None,
+            max_rss_kib: None,
         }
     }
 

@@ -1,0 +1,191 @@
+//! What a player uses besides wall time: the CPU time and the resident memory of its whole
+//! process tree (a `sh -c` wrapper, a Python script and the programs it starts, together), read
+//! from the kernel's accounts in `/proc` while the judge waits for a reply.
+//!
+//! **The tree** is the player's `sh` and its descendants, found through the kernel's child
+//! lists (`/proc/PID/task/TID/children`), plus the orphans that carry the player's tag
+//! ([`PlayerTag`]) among marathon's own children (a program that left its parent with a double
+//! fork is re-parented to marathon, its subreaper, and still counts).
+//!
+//! **CPU time** is the sum over the tree of each process's user and system time, to the
+//! nanosecond (its CPU-time clock, `clock_getcpuclockid`), and that of the children it has
+//! reaped (`/proc/PID/stat` fields 16-17, in clock ticks of 10 ms): a child that ends keeps
+//! counting through its parent. The time of a process reaped by marathon (an orphan, at the end
+//! of a case) is not counted.
+//!
+//! **Memory** is the sum over the tree of each process's resident set (`VmRSS`), so pages two
+//! processes share count twice (the count errs against the program, as a per-process limit
+//! would). Sampled every [`SAMPLE_PERIOD`] while the judge waits for a reply and at every reply,
+//! so a peak of the sum that lasts less than a period can be missed; each process's own peak
+//! (`VmHWM`, kept by the kernel) is read too, so no single process's peak is missed while it
+//! lives. A process that allocates and exits between two samples is not seen.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::process_tree::{self, PlayerTag};
+
+/// How often the judge reads a waiting player's tree.
+pub const SAMPLE_PERIOD: Duration = Duration::from_millis(10);
+
+/// One reading of a player's tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// CPU time (user and system) of the tree's processes and the children they reaped.
+    pub cpu: Duration,
+    /// The tree's resident memory now, in KiB.
+    pub rss_kib: u64,
+    /// The largest peak (`VmHWM`) of any single process of the tree, in KiB.
+    pub process_peak_kib: u64,
+}
+
+/// Reads the CPU time and memory of the tree of the player whose `sh` is `root` (a pid not yet
+/// reaped). Processes that vanish while it reads are skipped.
+pub fn sample_tree(root: i32, tag: &PlayerTag) -> Usage {
+    let mut usage = Usage::default();
+    for pid in tree(root, tag) {
+        let dir = proc_dir(pid);
+        if let Some(cpu) = read_cpu(pid, &dir) {
+            usage.cpu += cpu;
+        }
+        if let Some((rss, peak)) = read_memory(&dir) {
+            usage.rss_kib = usage.rss_kib.saturating_add(rss);
+            usage.process_peak_kib = usage.process_peak_kib.max(peak);
+        }
+    }
+    usage
+}
+
+/// The CPU time of the tree of the player whose `sh` is `root`: [`sample_tree`]'s `cpu`
+/// without reading memory (read twice a turn under the CPU clock).
+pub fn tree_cpu(root: i32, tag: &PlayerTag) -> Duration {
+    tree(root, tag)
+        .into_iter()
+        .filter_map(|pid| read_cpu(pid, &proc_dir(pid)))
+        .sum()
+}
+
+/// `root`, its descendants, and the orphans carrying `tag` with theirs.
+fn tree(root: i32, tag: &PlayerTag) -> Vec<i32> {
+    let mut todo = vec![root];
+    todo.extend(process_tree::tagged_orphans(tag));
+    let mut seen = Vec::new();
+    while let Some(pid) = todo.pop() {
+        if seen.contains(&pid) {
+            continue;
+        }
+        seen.push(pid);
+        todo.extend(children(&proc_dir(pid)));
+    }
+    seen
+}
+
+fn proc_dir(pid: i32) -> PathBuf {
+    Path::new("/proc").join(pid.to_string())
+}
+
+/// The CPU time of the thread `tid` of this process (an in-process player), to the nanosecond
+/// (`/proc/self/task/TID/schedstat`: time on a CPU).
+pub fn thread_cpu(tid: i32) -> Option<Duration> {
+    let text = std::fs::read_to_string(format!("/proc/self/task/{tid}/schedstat")).ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// The calling thread's CPU time, for a player's own clock ([`crate::Clock`]).
+pub fn this_thread_cpu() -> Duration {
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID)
+        .map(Duration::from)
+        .unwrap_or_default()
+}
+
+/// The CPU time of process `pid` (at `dir`) and of the children it has reaped: its own to the
+/// nanosecond from its CPU-time clock (`clock_getcpuclockid`), else from its `stat` in ticks;
+/// its reaped children's from its `stat`, in ticks.
+fn read_cpu(pid: i32, dir: &Path) -> Option<Duration> {
+    let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+    // `pid (comm) state ...`: comm may hold anything, so count fields after the last ')'.
+    // Fields 14-17 of the line (utime stime cutime cstime) are the 12th-15th after it.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let mut ticks = [0u64; 4];
+    for (slot, field) in ticks.iter_mut().zip(fields.get(11..15)?) {
+        *slot = field.parse().ok()?;
+    }
+    let [user, system, children_user, children_system] = ticks;
+    let own =
+        process_cpu_clock(pid).unwrap_or_else(|| ticks_to_duration(user.saturating_add(system)));
+    Some(own + ticks_to_duration(children_user.saturating_add(children_system)))
+}
+
+/// The CPU time of process `pid`'s threads, live and ended, to the nanosecond.
+fn process_cpu_clock(pid: i32) -> Option<Duration> {
+    let clock = nix::time::clock_getcpuclockid(nix::unistd::Pid::from_raw(pid)).ok()?;
+    nix::time::clock_gettime(clock).ok().map(Duration::from)
+}
+
+/// The kernel's clock ticks (`USER_HZ`, 100 on every Linux this runs on) as time.
+fn ticks_to_duration(ticks: u64) -> Duration {
+    let per_second = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
+        .ok()
+        .flatten()
+        .and_then(|hz| u64::try_from(hz).ok())
+        .filter(|&hz| hz > 0)
+        .unwrap_or(100);
+    Duration::from_nanos(ticks.saturating_mul(1_000_000_000 / per_second))
+}
+
+/// `VmRSS` and `VmHWM` of the process at `dir`, in KiB (a zombie has neither).
+fn read_memory(dir: &Path) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(dir.join("status")).ok()?;
+    let field = |name: &str| {
+        status.lines().find_map(|line| {
+            let rest = line.strip_prefix(name)?.strip_prefix(':')?;
+            rest.trim().strip_suffix("kB")?.trim().parse::<u64>().ok()
+        })
+    };
+    Some((field("VmRSS")?, field("VmHWM")?))
+}
+
+/// The children of every thread of the process at `dir`.
+fn children(dir: &Path) -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir(dir.join("task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|text| {
+            text.split_whitespace()
+                .filter_map(|pid| pid.parse().ok())
+                .collect::<Vec<i32>>()
+        })
+        .collect()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_has_a_cpu_time_and_a_resident_set() {
+        let me = Path::new("/proc/self");
+        let (rss, peak) = read_memory(me).expect("a live process has VmRSS and VmHWM");
+        assert!(rss > 0 && peak >= rss, "{rss} {peak}");
+        let pid = std::process::id() as i32;
+        let before = read_cpu(pid, me).expect("stat reads");
+        // Busy until this thread has had 50 ms of CPU (by its own clock, whatever the load):
+        // the process's account, which includes this thread's, grows by at least as much.
+        let start = this_thread_cpu();
+        let mut x = 1u64;
+        while this_thread_cpu() < start + Duration::from_millis(50) {
+            x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005) + 1);
+        }
+        let grown = read_cpu(pid, me).unwrap().saturating_sub(before);
+        assert!(grown >= Duration::from_millis(50), "{grown:?}");
+    }
+
+    #[test]
+    fn ticks_are_hundredths_of_a_second() {
+        assert_eq!(ticks_to_duration(250), Duration::from_millis(2500));
+    }
+}
