@@ -170,8 +170,9 @@ pub struct Endpoint {
     turn_cpu: Option<Duration>,
     /// The largest memory reading so far, in KiB (programs only).
     peak_kib: Option<u64>,
-    /// When the player's tree was last read for its memory.
+    /// When the player's tree was last read for its memory, and for its proportional sets.
     sampled: Option<Instant>,
+    pss_read: Option<Instant>,
     /// The first failure; every later call returns it again.
     failure: Option<Failure>,
     /// `None` once the player's input is closed.
@@ -429,6 +430,7 @@ impl Endpoint {
             turn_cpu: None,
             peak_kib: None,
             sampled: None,
+            pss_read: None,
             failure: None,
             input: Some(input),
             unwritten: 0,
@@ -562,12 +564,24 @@ impl Endpoint {
         if process.reaped {
             return None;
         }
-        let reading = usage::sample_tree(process.pid().as_raw(), &process.tag);
-        let peak = self
-            .peak_kib
-            .unwrap_or(0)
-            .max(reading.rss_kib)
-            .max(reading.process_peak_kib);
+        let (root, tag) = (process.pid().as_raw(), &process.tag);
+        let reading = usage::sample_tree(root, tag);
+        let peak = self.peak_kib.unwrap_or(0);
+        let mut held = reading.rss_kib;
+        // Several processes may share pages the plain sum counts twice: where the sum decides,
+        // count each page once ([`usage`]).
+        let at_stake = self.limits.memory_kib.is_some_and(|limit| held > limit);
+        let due = self
+            .pss_read
+            .is_none_or(|at| at.elapsed() >= usage::PSS_PERIOD);
+        if reading.processes > 1 && held > peak && (at_stake || due) {
+            held = held.min(usage::tree_pss_kib(root, tag));
+            self.pss_read = Some(Instant::now());
+        } else if reading.processes > 1 && held > peak {
+            // Not read now: the proportional sets of the last reading stand.
+            held = peak;
+        }
+        let peak = peak.max(held).max(reading.process_peak_kib);
         self.peak_kib = Some(peak);
         let limit_kib = self.limits.memory_kib.filter(|&limit| peak > limit)?;
         // Stopped at once: a program that keeps allocating must not take the machine with it.

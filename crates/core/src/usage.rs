@@ -13,12 +13,17 @@
 //! counting through its parent. The time of a process reaped by marathon (an orphan, at the end
 //! of a case) is not counted.
 //!
-//! **Memory** is the sum over the tree of each process's resident set (`VmRSS`), so pages two
-//! processes share count twice (the count errs against the program, as a per-process limit
-//! would). Sampled every [`SAMPLE_PERIOD`] while the judge waits for a reply and at every reply,
-//! so a peak of the sum that lasts less than a period can be missed; each process's own peak
-//! (`VmHWM`, kept by the kernel) is read too, so no single process's peak is missed while it
-//! lives. A process that allocates and exits between two samples is not seen.
+//! **Memory** is what the tree holds: the sum over its processes of their resident sets
+//! (`VmRSS`), read every [`SAMPLE_PERIOD`] while the judge waits for a reply and at replies.
+//! Processes of one tree can share pages (a fork shares all of its parent's until either
+//! writes; a wrapper that forks a big interpreter holds them once), and the plain sum would
+//! count them twice: where the tree has more than one process and the sum could decide (raise
+//! the peak, or pass the limit), the proportional sets (`Pss` of `/proc/PID/smaps_rollup`, a
+//! shared page counted once across its sharers) are summed instead, at most every
+//! [`PSS_PERIOD`] (they cost about 8 µs per MiB to read) unless the limit is at stake. Each
+//! process's own peak (`VmHWM`, kept by the kernel) is read too, so no single process's peak is
+//! missed while it lives; a peak of the sum shorter than a period, or a process that allocates
+//! and exits between two readings, can be missed.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -27,6 +32,10 @@ use crate::process_tree::{self, PlayerTag};
 
 /// How often the judge reads a waiting player's tree.
 pub const SAMPLE_PERIOD: Duration = Duration::from_millis(10);
+
+/// How often, at most, a tree of several processes is read for its proportional sets when
+/// the limit is not at stake.
+pub const PSS_PERIOD: Duration = Duration::from_millis(100);
 
 /// One reading of a player's tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -37,6 +46,8 @@ pub struct Usage {
     pub rss_kib: u64,
     /// The largest peak (`VmHWM`) of any single process of the tree, in KiB.
     pub process_peak_kib: u64,
+    /// The processes read.
+    pub processes: usize,
 }
 
 /// Reads the CPU time and memory of the tree of the player whose `sh` is `root` (a pid not yet
@@ -51,9 +62,22 @@ pub fn sample_tree(root: i32, tag: &PlayerTag) -> Usage {
         if let Some((rss, peak)) = read_memory(&dir) {
             usage.rss_kib = usage.rss_kib.saturating_add(rss);
             usage.process_peak_kib = usage.process_peak_kib.max(peak);
+            usage.processes += 1;
         }
     }
     usage
+}
+
+/// The sum of the proportional set sizes of the tree's processes, in KiB: what the tree holds,
+/// each page counted once however many of its processes share it.
+pub fn tree_pss_kib(root: i32, tag: &PlayerTag) -> u64 {
+    tree(root, tag)
+        .into_iter()
+        .filter_map(|pid| {
+            let text = std::fs::read_to_string(proc_dir(pid).join("smaps_rollup")).ok()?;
+            kib_field(&text, "Pss")
+        })
+        .fold(0, u64::saturating_add)
 }
 
 /// The CPU time of the tree of the player whose `sh` is `root`: [`sample_tree`]'s `cpu`
@@ -137,13 +161,15 @@ fn ticks_to_duration(ticks: u64) -> Duration {
 /// `VmRSS` and `VmHWM` of the process at `dir`, in KiB (a zombie has neither).
 fn read_memory(dir: &Path) -> Option<(u64, u64)> {
     let status = std::fs::read_to_string(dir.join("status")).ok()?;
-    let field = |name: &str| {
-        status.lines().find_map(|line| {
-            let rest = line.strip_prefix(name)?.strip_prefix(':')?;
-            rest.trim().strip_suffix("kB")?.trim().parse::<u64>().ok()
-        })
-    };
-    Some((field("VmRSS")?, field("VmHWM")?))
+    Some((kib_field(&status, "VmRSS")?, kib_field(&status, "VmHWM")?))
+}
+
+/// The value of a `NAME:   123 kB` line of a `/proc` file, in KiB.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let rest = line.strip_prefix(name)?.strip_prefix(':')?;
+        rest.trim().strip_suffix("kB")?.trim().parse::<u64>().ok()
+    })
 }
 
 /// The children of every thread of the process at `dir`.

@@ -4,5 +4,6 @@
 #[path = "../../../../testing/browser.rs"]
 mod browser;
 mod cli;
+mod limits;
 mod replay;
 mod trust;

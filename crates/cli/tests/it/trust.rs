@@ -15,12 +15,12 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use serde_json::Value;
 
-const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
+pub(crate) const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
 /// How long a wait or a run may take here: far above what any of them needs (milliseconds, a
 /// second or two for a case), so that a busy machine cannot fail a test, and far below what a
 /// wrong judge takes (the misbehaving programs sleep for 1000 s).
-const PATIENCE: Duration = Duration::from_secs(60);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A reply that ends a game at once and validly, where the protocol has one (by game name).
 fn final_reply(game: &str) -> Option<&'static str> {
@@ -183,7 +183,7 @@ const BEHAVIOURS: &[Behaviour] = &[
     },
 ];
 
-fn marker() -> String {
+pub(crate) fn marker() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     format!(
         "{}{:03}",
@@ -193,7 +193,7 @@ fn marker() -> String {
 }
 
 /// A fresh directory for one test's files.
-fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trust-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temp dir");
@@ -227,7 +227,7 @@ fn live_with(needle: &str) -> Vec<String> {
 }
 
 /// Asserts that no live process has `needle` in its command line, giving the dying a moment.
-fn assert_none_left(needle: &str, what: &str) {
+pub(crate) fn assert_none_left(needle: &str, what: &str) {
     let deadline = Instant::now() + PATIENCE;
     loop {
         let left = live_with(needle);
@@ -239,13 +239,13 @@ fn assert_none_left(needle: &str, what: &str) {
     }
 }
 
-struct Finished {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Finished {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
-fn finish(mut child: Child) -> Finished {
+pub(crate) fn finish(mut child: Child) -> Finished {
     // Both pipes at once, so that neither fills while the other is read.
     let stderr = child.stderr.take().map(|mut err| {
         thread::spawn(move || {
@@ -277,7 +277,7 @@ fn runs_dir() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("marathon-trust-runs-{}", std::process::id()))
 }
 
-fn marathon(args: &[&str]) -> Command {
+pub(crate) fn marathon(args: &[&str]) -> Command {
     let mut command = Command::new(MARATHON);
     command
         .args(args)
@@ -288,7 +288,7 @@ fn marathon(args: &[&str]) -> Command {
     command
 }
 
-fn read_json(path: &Path) -> Vec<Value> {
+pub(crate) fn read_json(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -325,6 +325,10 @@ fn hostile_programs_get_their_verdicts(game: &str, final_reply: Option<&'static 
             "2",
             "--time-limit",
             LIMIT,
+            // The wall clock: the CPU clock's own verdicts are checked in `limits`, and its
+            // wall cap (3 s for 1 s) would only slow the sleepers down.
+            "--clock",
+            "wall",
             "--summary-only",
             "--json",
             json.to_str().expect("UTF-8 path"),
