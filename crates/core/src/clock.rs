@@ -41,8 +41,8 @@ impl fmt::Display for ClockKind {
 }
 
 /// Under the CPU clock, the wall time a case's turns may take in all, as isolate's
-/// `--wall-time` beside its CPU limit: twice the limit and a second, so that a program that
-/// sleeps or waits is ended while one that merely shares a busy machine is not.
+/// `--wall-time` beside its CPU limit: twice the limit and a second (CMS's rule), so that a
+/// program that sleeps or waits is ended while one that merely shares a busy machine is not.
 pub fn wall_cap(limit: Duration) -> Duration {
     limit
         .saturating_mul(2)

@@ -75,8 +75,9 @@ fn memory_scenarios(game: &str) -> Vec<String> {
     let mut rows = Vec::new();
     let python = |code: &str| format!("python3 -c \"{code}\" # {{m}}");
     let sleep = "import time; time.sleep(1000)";
+    // Plays through a child while the memory stays held (an exec would drop it at once).
     let play = format!(
-        "import os; os.execvp('sh', ['sh', '-c', '{}'])",
+        "import subprocess; subprocess.run(['sh', '-c', '{}'])",
         solver(game)
     );
 
@@ -230,13 +231,12 @@ impl Drop for BusyLoops {
     }
 }
 
-/// A program that uses 0.5 s of CPU time, then plays, under a 2 s CPU limit: ok on a quiet
+/// A program that uses 0.2 s of CPU time, then plays, under a 2 s CPU limit: ok on a quiet
 /// machine and beside a busy loop on every core, which stretches its wall time but not its
-/// CPU time.
+/// CPU time (the wall cap, 5 s, leaves room for a tenfold stretch).
 #[test]
 fn the_cpu_clock_gives_the_same_verdict_beside_a_busy_loop() {
-    let work =
-        "import os, time; start = time.process_time()\nwhile time.process_time() - start < 1: pass";
+    let work = "import os, time; start = time.process_time()\nwhile time.process_time() - start < 0.2: pass";
     for game in marathon_games::names() {
         let command = format!(
             "python3 -c \"{work}\nos.execvp('sh', ['sh', '-c', '{}'])\" # {{m}}",
@@ -251,7 +251,7 @@ fn the_cpu_clock_gives_the_same_verdict_beside_a_busy_loop() {
         for case in [&quiet, &loaded] {
             assert_eq!(verdict(case).0, "ok", "{game}: {case}");
             let counted = case["time_ms"].as_u64().unwrap_or(0);
-            assert!((500..2000).contains(&counted), "{game}: {case}");
+            assert!((200..2000).contains(&counted), "{game}: {case}");
         }
     }
 }
