@@ -170,6 +170,8 @@ pub struct Endpoint {
     turn_cpu: Option<Duration>,
     /// The largest memory reading so far, in KiB (programs only).
     peak_kib: Option<u64>,
+    /// The tree's last memory reading, in KiB.
+    last_held: Option<u64>,
     /// When the player's tree was last read for its memory, and for its proportional sets.
     sampled: Option<Instant>,
     pss_read: Option<Instant>,
@@ -429,6 +431,7 @@ impl Endpoint {
             turn_started: None,
             turn_cpu: None,
             peak_kib: None,
+            last_held: None,
             sampled: None,
             pss_read: None,
             failure: None,
@@ -581,7 +584,11 @@ impl Endpoint {
             // Not read now: the proportional sets of the last reading stand.
             held = peak;
         }
-        let peak = peak.max(held).max(reading.process_peak_kib);
+        // A sum counts once two readings in a row show it: while a fork's or vfork's child has
+        // not yet run its program it shares its parent's memory, which no sum counts once.
+        let lasting = self.last_held.map_or(0, |last| last.min(held));
+        self.last_held = Some(held);
+        let peak = peak.max(lasting).max(reading.process_peak_kib);
         self.peak_kib = Some(peak);
         let limit_kib = self.limits.memory_kib.filter(|&limit| peak > limit)?;
         // Stopped at once: a program that keeps allocating must not take the machine with it.

@@ -20,10 +20,12 @@
 //! count them twice: where the tree has more than one process and the sum could decide (raise
 //! the peak, or pass the limit), the proportional sets (`Pss` of `/proc/PID/smaps_rollup`, a
 //! shared page counted once across its sharers) are summed instead, at most every
-//! [`PSS_PERIOD`] (they cost about 8 µs per MiB to read) unless the limit is at stake. Each
-//! process's own peak (`VmHWM`, kept by the kernel) is read too, so no single process's peak is
-//! missed while it lives; a peak of the sum shorter than a period, or a process that allocates
-//! and exits between two readings, can be missed.
+//! [`PSS_PERIOD`] (they cost about 8 µs per MiB to read) unless the limit is at stake. A
+//! vfork's child shares its parent's very pages until it runs its program, which no sum sees:
+//! the judge counts a sum only once two readings in a row show it. Each process's own peak
+//! (`VmHWM`, kept by the kernel) is read too, so no single process's peak is missed while it
+//! lives; a peak of the sum shorter than two periods, or a process that allocates and exits
+//! between two readings, can be missed.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
