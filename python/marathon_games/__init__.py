@@ -82,7 +82,9 @@ def play(
 ) -> list[dict[str, Any]]:
     """Plays the cases as ``marathon play GAME --seeds ...`` does and returns each case's record
     (the dict of its ``--json`` line: ``game``, ``seed``, ``params``, ``score``, ``moves``,
-    ``time_ms``, ``verdict`` and the verdict's details, ``metrics``), in seed order.
+    ``time_ms``, ``verdict`` and the verdict's details, ``max_rss_kib`` for a program,
+    ``metrics``), in seed order. Each game's contest sets the clock and the memory limit, as in
+    ``marathon play``.
 
     ``player`` names a built-in player (default: the game's first), ``exec`` an external
     program run as ``sh -c EXEC`` instead; ``settings`` are the built-in player's ``--set``

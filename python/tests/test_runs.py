@@ -19,10 +19,10 @@ from conftest import GAMES, ROOT
 NO_HURRY = 1000.0
 
 def untimed(record: dict[str, Any]) -> dict[str, Any]:
-    """The record without what depends on the machine: the time, and polyomino's score, which
-    counts the player's time (its moves' points are the metric ``raw``; its other metrics count
-    pieces and cells only)."""
-    timed = {"time_ms"} | ({"score"} if record["game"] == "polyomino" else set())
+    """The record without what depends on the machine: the time, a program's peak memory, and
+    polyomino's score, which counts the player's time (its moves' points are the metric ``raw``;
+    its other metrics count pieces and cells only)."""
+    timed = {"time_ms", "max_rss_kib"} | ({"score"} if record["game"] == "polyomino" else set())
     return {key: value for key, value in record.items() if key not in timed}
 
 

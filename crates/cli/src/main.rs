@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::sandbox::{self, Sandbox};
 use marathon_core::{
-    CaseId, CaseOutcome, Game, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV, format_score,
-    interrupt, parse_seed_set, process_tree,
+    CLOCK_ENV, CaseId, CaseOutcome, ClockKind, Game, MemoryLimit, PlayConfig, Settings,
+    SolveConfig, TIME_LIMIT_ENV, format_score, interrupt, parse_seed_set, process_tree,
 };
 use marathon_runner::history::{GameTotals, History, KeptRun, RunInfo};
 use marathon_runner::record::CaseRecord;
@@ -85,6 +85,10 @@ struct PlayerArgs {
     /// Thinking time per case in seconds (default: the contest's limit).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// The clock the time limit counts: `wall`, the time that passes, or `cpu`, the CPU time of
+    /// the player's processes (default: the contest's; `marathon players GAME` says which).
+    #[arg(long, value_name = "wall|cpu", value_parser = select::parse_clock)]
+    clock: Option<ClockKind>,
     /// Fixed search effort for built-in AIs: the moves then depend on the case alone, not on
     /// the machine's speed.
     #[arg(long)]
@@ -115,6 +119,10 @@ struct PlayArgs {
     exec: Option<String>,
     #[command(flatten)]
     sandbox: SandboxArgs,
+    /// The memory limit of a judged program, its processes together, in MiB, or `none`
+    /// (default: the contest's; `marathon players GAME` says which).
+    #[arg(long, value_name = "MIB|none", value_parser = MemoryLimit::parse)]
+    memory_limit: Option<MemoryLimit>,
     /// Worker threads, at least 1 (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
@@ -200,6 +208,10 @@ struct ReplayArgs {
     exec: Option<String>,
     #[command(flatten)]
     sandbox: SandboxArgs,
+    /// The memory limit of the judged program, its processes together, in MiB, or `none`
+    /// (default: the contest's).
+    #[arg(long, value_name = "MIB|none", value_parser = MemoryLimit::parse)]
+    memory_limit: Option<MemoryLimit>,
     /// Do not pass the external program's stderr through.
     #[arg(long)]
     quiet: bool,
@@ -601,10 +613,13 @@ fn solve(game: &dyn Game, args: &PlayerArgs) -> Result<(), Stop> {
     let from_env = std::env::var(TIME_LIMIT_ENV).ok();
     let limit = solve_time_limit(game, args.time_limit, from_env.as_deref())?;
     let player = builtin_player(game, args.player.as_deref())?;
+    let from_env = std::env::var(CLOCK_ENV).ok();
+    let clock = select::solve_clock(game, args.clock, from_env.as_deref())?;
     let config = SolveConfig {
         settings: checked_settings(game, &player, Settings::new(args.settings.clone()))?,
         player,
         time_limit: limit,
+        clock,
         effort: args.effort,
     };
     let stdin = io::stdin();
@@ -623,6 +638,7 @@ fn play_config(
     player: &PlayerArgs,
     exec: Option<&str>,
     limit: Duration,
+    memory: Option<MemoryLimit>,
     quiet: bool,
     sandbox: Option<&Arc<Sandbox>>,
 ) -> Result<PlayConfig, String> {
@@ -637,6 +653,8 @@ fn play_config(
     )
     .map(|config| PlayConfig {
         quiet,
+        clock: player.clock,
+        memory: memory.unwrap_or_default(),
         sandbox: sandbox.cloned(),
         ..config
     })
@@ -678,6 +696,7 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
         &args.player,
         args.exec.as_deref(),
         limit,
+        args.memory_limit,
         args.quiet,
         sandbox.as_ref(),
     )?;
@@ -792,6 +811,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             &args.player,
             args.exec.as_deref(),
             limit,
+            args.memory_limit,
             args.quiet,
             sandbox.as_ref(),
         )?;
@@ -963,6 +983,14 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         }
         if let Some(seconds) = args.player.time_limit {
             replay_flags.push_str(&format!(" --time-limit {seconds}"));
+        }
+        if let Some(clock) = args.player.clock {
+            replay_flags.push_str(&format!(" --clock {clock}"));
+        }
+        match args.memory_limit {
+            Some(MemoryLimit::Mib(mib)) => replay_flags.push_str(&format!(" --memory-limit {mib}")),
+            Some(MemoryLimit::Unlimited) => replay_flags.push_str(" --memory-limit none"),
+            Some(MemoryLimit::Contest) | None => {}
         }
         // A program judged in the sandbox is replayed in it, never outside.
         if args.sandbox.sandbox {

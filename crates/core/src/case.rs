@@ -5,7 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::clock::ClockKind;
 use crate::cpu::CpuAccount;
+use crate::endpoint::Limits;
 use crate::sandbox::Sandbox;
 use crate::settings::Settings;
 use crate::verdict::Verdict;
@@ -82,6 +84,11 @@ pub struct PlayConfig {
     pub player: PlayerSpec,
     /// The player's total thinking time for the case.
     pub time_limit: Duration,
+    /// The clock `time_limit` is counted on; `None`: the game's contest's
+    /// ([`crate::GameSpec::CLOCK`]).
+    pub clock: Option<ClockKind>,
+    /// The memory limit of the player's processes.
+    pub memory: MemoryLimit,
     /// The total time a built-in player plans for, when not `time_limit`. Tests judge a player
     /// that plans for a short time against a limit far above it, so that a verdict never
     /// depends on how busy the machine is; an external program is told `time_limit`.
@@ -103,6 +110,8 @@ impl PlayConfig {
         PlayConfig {
             player: PlayerSpec::Builtin(name.to_string()),
             time_limit,
+            clock: None,
+            memory: MemoryLimit::Contest,
             plan_limit: None,
             effort,
             quiet: true,
@@ -116,6 +125,8 @@ impl PlayConfig {
         PlayConfig {
             player: PlayerSpec::Exec(command.to_string()),
             time_limit,
+            clock: None,
+            memory: MemoryLimit::Contest,
             plan_limit: None,
             effort: None,
             quiet: true,
@@ -124,13 +135,70 @@ impl PlayConfig {
         }
     }
 
+    /// This configuration with the game's contest's clock and memory limit (`clock`,
+    /// `memory_mib`) where it leaves them to the game.
+    pub fn resolved(&self, clock: ClockKind, memory_mib: Option<u64>) -> PlayConfig {
+        PlayConfig {
+            clock: Some(self.clock.unwrap_or(clock)),
+            memory: match self.memory {
+                MemoryLimit::Contest => match memory_mib {
+                    Some(mib) => MemoryLimit::Mib(mib),
+                    None => MemoryLimit::Unlimited,
+                },
+                given => given,
+            },
+            ..self.clone()
+        }
+    }
+
+    /// The limits the judge holds the player to (a configuration not [`resolved`] counts on the
+    /// wall clock, without a memory limit).
+    ///
+    /// [`resolved`]: PlayConfig::resolved
+    pub fn limits(&self) -> Limits {
+        let memory_mib = match self.memory {
+            MemoryLimit::Mib(mib) => Some(mib),
+            MemoryLimit::Contest | MemoryLimit::Unlimited => None,
+        };
+        Limits::new(self.time_limit, self.clock.unwrap_or_default(), memory_mib)
+    }
+
     /// How the built-in player `name` runs under this configuration.
     pub fn solve_config(&self, name: &str) -> SolveConfig {
         SolveConfig {
             player: name.to_string(),
             time_limit: self.plan_limit.unwrap_or(self.time_limit),
+            clock: self.clock.unwrap_or_default(),
             effort: self.effort,
             settings: self.settings.clone(),
+        }
+    }
+}
+
+/// A player's memory limit as given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// The game's contest's ([`crate::GameSpec::MEMORY_LIMIT_MIB`]).
+    #[default]
+    Contest,
+    /// None (`--memory-limit none`): the peak is still measured.
+    Unlimited,
+    /// This many MiB.
+    Mib(u64),
+}
+
+impl MemoryLimit {
+    /// `none` or a whole number of MiB (at least 1).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text.trim() {
+            "none" => Ok(MemoryLimit::Unlimited),
+            number => match number.parse::<u64>() {
+                Ok(mib) if (1..=1 << 30).contains(&mib) => Ok(MemoryLimit::Mib(mib)),
+                _ => Err(format!(
+                    "{text:?} is not a memory limit: give whole MiB from 1 to {} or `none`",
+                    1u64 << 30
+                )),
+            },
         }
     }
 }
@@ -140,6 +208,8 @@ impl PlayConfig {
 pub struct SolveConfig {
     pub player: String,
     pub time_limit: Duration,
+    /// The clock the judge counts `time_limit` on: the player plans by it.
+    pub clock: ClockKind,
     pub effort: Option<u64>,
     pub settings: Settings,
 }
@@ -149,6 +219,7 @@ impl SolveConfig {
         SolveConfig {
             player: player.to_string(),
             time_limit,
+            clock: ClockKind::Wall,
             effort,
             settings: Settings::default(),
         }
@@ -179,6 +250,9 @@ pub struct CaseOutcome {
     pub metrics: Vec<Metric>,
     /// An in-process player's CPU account (see [`crate::cpu`]); `None` for programs.
     pub cpu: Option<CpuAccount>,
+    /// A program's peak memory, its processes together, in KiB ([`crate::usage`]); `None` for
+    /// an in-process player.
+    pub max_rss_kib: Option<u64>,
 }
 
 /// Scores print as integers when they are integers (most games), else with up to three

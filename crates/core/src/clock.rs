@@ -1,6 +1,64 @@
-//! What a built-in player knows of its time.
+//! What a built-in player knows of its time, and which time the judge counts.
 
+use std::fmt;
 use std::time::{Duration, Instant};
+
+use crate::usage::this_thread_cpu;
+
+/// Which time a player's limit counts (`--clock`). The judge counts either from its message to
+/// the player's reply: `Wall` the time that passes, `Cpu` the CPU time the player's processes
+/// use meanwhile, which does not depend on what else the machine runs (a wall-clock cap still
+/// ends a program that waits; see [`wall_cap`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClockKind {
+    #[default]
+    Wall,
+    Cpu,
+}
+
+impl ClockKind {
+    pub const ALL: [ClockKind; 2] = [ClockKind::Wall, ClockKind::Cpu];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ClockKind::Wall => "wall",
+            ClockKind::Cpu => "cpu",
+        }
+    }
+
+    /// `wall` or `cpu`.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.name() == text.trim())
+    }
+}
+
+impl fmt::Display for ClockKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Under the CPU clock, the wall time a case's turns may take in all, as isolate's
+/// `--wall-time` beside its CPU limit: twice the limit and a second (CMS's rule), so that a
+/// program that sleeps or waits is ended while one that merely shares a busy machine is not.
+pub fn wall_cap(limit: Duration) -> Duration {
+    limit
+        .saturating_mul(2)
+        .saturating_add(Duration::from_secs(1))
+}
+
+/// Where a clock reads the time.
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    /// The time that passes since `started`.
+    Wall,
+    /// The calling thread's CPU time since this reading.
+    ThreadCpu(Duration),
+    /// Time stands still ([`Clock::stopped`]).
+    Stopped,
+}
 
 /// The case's time limit, how much of it the player has used, and when the current decision
 /// started.
@@ -9,8 +67,7 @@ pub struct Clock {
     pub limit: Duration,
     pub used: Duration,
     pub started: Instant,
-    /// Whether time stands still ([`Clock::stopped`]).
-    stopped: bool,
+    source: Source,
 }
 
 impl Clock {
@@ -20,7 +77,7 @@ impl Clock {
             limit,
             used,
             started: Instant::now(),
-            stopped: false,
+            source: Source::Wall,
         }
     }
 
@@ -30,17 +87,17 @@ impl Clock {
     /// running clock can be preempted between two readings).
     pub fn stopped(limit: Duration, used: Duration) -> Self {
         Clock {
-            stopped: true,
+            source: Source::Stopped,
             ..Clock::start(limit, used)
         }
     }
 
     /// The time the current decision has taken so far.
     pub fn elapsed(&self) -> Duration {
-        if self.stopped {
-            Duration::ZERO
-        } else {
-            self.started.elapsed()
+        match self.source {
+            Source::Wall => self.started.elapsed(),
+            Source::ThreadCpu(at_start) => this_thread_cpu().saturating_sub(at_start),
+            Source::Stopped => Duration::ZERO,
         }
     }
 
@@ -71,31 +128,53 @@ pub const LAST_RESERVE: f64 = 0.02;
 #[derive(Clone, Copy, Debug)]
 pub struct GameClock {
     limit: Duration,
+    kind: ClockKind,
     started: Instant,
+    /// The thread's CPU time when the game started (read under the CPU clock only).
+    started_cpu: Duration,
 }
 
 impl GameClock {
     /// A game with `limit` for all its decisions, starting now (before the first message is
-    /// read: the judge's clock may already run).
+    /// read: the judge's clock may already run), counted by the wall clock.
     pub fn start(limit: Duration) -> Self {
+        GameClock::start_on(limit, ClockKind::Wall)
+    }
+
+    /// A game with `limit` on the clock of `kind`. Under the CPU clock the player counts the
+    /// CPU time of the thread that plays (a program's main thread, or the in-process player's
+    /// thread, which is what the judge then counts); between turns it waits for input and uses
+    /// none.
+    pub fn start_on(limit: Duration, kind: ClockKind) -> Self {
         GameClock {
             limit,
+            kind,
             started: Instant::now(),
+            started_cpu: match kind {
+                ClockKind::Wall => Duration::ZERO,
+                ClockKind::Cpu => this_thread_cpu(),
+            },
         }
     }
 
     /// The clock of a decision starting now.
     pub fn turn(&self) -> Clock {
         let now = Instant::now();
+        let (used, source) = match self.kind {
+            ClockKind::Wall => (now.saturating_duration_since(self.started), Source::Wall),
+            ClockKind::Cpu => {
+                let cpu = this_thread_cpu();
+                (cpu.saturating_sub(self.started_cpu), Source::ThreadCpu(cpu))
+            }
+        };
         Clock {
             limit: self.limit,
-            used: now.saturating_duration_since(self.started),
+            used,
             started: now,
-            stopped: false,
+            source,
         }
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +188,24 @@ mod tests {
         assert!(!clock.nearly_out());
         let spent = Clock::stopped(Duration::from_secs(10), Duration::from_millis(9_900));
         assert!(spent.nearly_out());
+    }
+
+    #[test]
+    fn a_cpu_clock_counts_the_threads_work_not_its_waits() {
+        let game = GameClock::start_on(Duration::from_secs(10), ClockKind::Cpu);
+        std::thread::sleep(Duration::from_millis(100));
+        let rested = game.turn();
+        // A sleeping thread uses next to no CPU: far less than the 100 ms that passed.
+        assert!(rested.used < Duration::from_millis(50), "{rested:?}");
+        let mut x = 1u64;
+        while rested.elapsed() < Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005) + 1);
+        }
+        assert!(game.turn().used >= rested.used + Duration::from_millis(30));
+        assert_eq!(ClockKind::parse("cpu"), Some(ClockKind::Cpu));
+        assert_eq!(ClockKind::parse("wall"), Some(ClockKind::Wall));
+        assert_eq!(ClockKind::parse("Wall"), None);
+        assert_eq!(wall_cap(Duration::from_secs(10)), Duration::from_secs(21));
     }
 
     #[test]

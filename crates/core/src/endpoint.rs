@@ -7,7 +7,16 @@
 //! moment the reply line is complete (its last byte read by the judge's reader), whether or not
 //! the write had to wait for the player to read: a program that does not read gains nothing.
 //! The judge's own work between a reply and its next message is not counted. A reply already
-//! written before the judge's message counts as instant.
+//! written before the judge's message counts as instant. That is the wall clock; under the CPU
+//! clock ([`ClockKind::Cpu`]) the same span counts the CPU time the player's processes use in it
+//! ([`crate::usage`]; for a thread player, its thread's), read when the judge's message starts
+//! and when the judge takes the reply, and the turns' wall time together may not pass
+//! [`wall_cap`] of the limit: a program that sleeps or waits is ended too.
+//!
+//! **Memory.** While the judge waits for a reply, and at replies, it reads the program's whole
+//! tree every [`SAMPLE_PERIOD`] ([`crate::usage`]: the sum of resident sets, and each process's
+//! own peak). The largest reading is the case's peak; one over the memory limit kills the tree
+//! with [`Failure::Memory`]. A thread player shares the judge's memory: it has none of its own.
 //!
 //! **Exit.** The player's exit decides, not the end of its output: a program that exits before
 //! replying is judged as soon as it has exited (within [`EXIT_POLL`]) even while a child of its
@@ -32,7 +41,7 @@ use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStderr, ChildStdout, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -41,10 +50,12 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 
+use crate::clock::{ClockKind, wall_cap};
 use crate::cpu::CpuAccount;
 use crate::interrupt;
 use crate::process_tree::{self, PlayerTag};
 use crate::sandbox::{self, Sandbox, Scratch};
+use crate::usage::{self, SAMPLE_PERIOD};
 
 /// The longest reply line accepted; longer output is a protocol error, not a memory hazard.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -89,11 +100,18 @@ pub enum Failure {
     /// The player's time went past the limit. `used` is what was counted (at least `limit`);
     /// `unread_input` says the judge was still writing its last message: the player had not
     /// read what did not fit in the pipe.
+    /// `clock` is the clock that counted; under the CPU clock `wall` is set when the turns'
+    /// wall time passed its cap ([`wall_cap`]) first (`used` is then the CPU time counted).
     Timeout {
         limit: Duration,
         used: Duration,
         unread_input: bool,
+        clock: ClockKind,
+        wall: Option<Duration>,
     },
+    /// The player's processes together held more memory than the limit: `peak_kib` is the
+    /// largest reading, in KiB.
+    Memory { peak_kib: u64, limit_kib: u64 },
     /// The player exited with a non-zero status, died from a signal, or (a thread) panicked.
     Crash { detail: String },
     /// The player broke the line protocol: exited or closed its output before replying with
@@ -112,12 +130,52 @@ pub enum StderrMode {
     Discard,
 }
 
+/// What a player may use in a case: time on a clock, and memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub time: Duration,
+    pub clock: ClockKind,
+    /// The most resident memory the player's processes may hold together, in KiB; `None`: no
+    /// limit (the peak is still measured).
+    pub memory_kib: Option<u64>,
+}
+
+impl Limits {
+    /// `time` on `clock`, with `memory_mib` MiB of memory (`None`: unlimited).
+    pub fn new(time: Duration, clock: ClockKind, memory_mib: Option<u64>) -> Self {
+        Limits {
+            time,
+            clock,
+            memory_kib: memory_mib.map(|mib| mib.saturating_mul(1024)),
+        }
+    }
+}
+
+/// A time limit alone: on the wall clock, memory unlimited.
+impl From<Duration> for Limits {
+    fn from(time: Duration) -> Self {
+        Limits::new(time, ClockKind::Wall, None)
+    }
+}
+
 /// A conversation with one player. Dropping it has the same effect as [`Endpoint::close`].
 pub struct Endpoint {
-    limit: Duration,
+    limits: Limits,
+    /// The time counted against the limit, on the clock in force.
     used: Duration,
+    /// The wall time of the turns so far (the CPU clock's wall cap counts it).
+    wall_used: Duration,
     /// When the player's current turn started: the judge's first message since its last reply.
     turn_started: Option<Instant>,
+    /// The player's CPU time when its current turn started (CPU clock only).
+    turn_cpu: Option<Duration>,
+    /// The largest memory reading so far, in KiB (programs only).
+    peak_kib: Option<u64>,
+    /// The tree's last memory reading, in KiB.
+    last_held: Option<u64>,
+    /// When the player's tree was last read for its memory, and for its proportional sets.
+    sampled: Option<Instant>,
+    pss_read: Option<Instant>,
     /// The first failure; every later call returns it again.
     failure: Option<Failure>,
     /// `None` once the player's input is closed.
@@ -159,6 +217,8 @@ enum Player {
     Thread {
         /// `None` once the thread has been joined.
         handle: Option<JoinHandle<io::Result<()>>>,
+        /// The thread's id, set when it starts (its CPU time is read through it).
+        tid: Arc<OnceLock<i32>>,
         /// The thread's CPU account, which it leaves when it ends (panics included).
         account: Arc<Mutex<Option<CpuAccount>>>,
     },
@@ -178,6 +238,9 @@ enum Exit {
 struct Process {
     child: Child,
     tag: PlayerTag,
+    /// The top levels of its tree that are marathon's own, not the program's (the sandbox's
+    /// launcher and init): not metered.
+    own_levels: usize,
     exit: Option<Exit>,
     /// Set once the child is killed and reaped.
     reaped: bool,
@@ -255,11 +318,24 @@ fn exit_status(code: i32) -> String {
 /// `--exec "marathon solve GAME"` under `--time-limit S` plans for S seconds.
 pub const TIME_LIMIT_ENV: &str = "MARATHON_TIME_LIMIT";
 
+/// The environment variable that tells a judged program the clock its time is counted on
+/// (`wall` or `cpu`); `marathon solve` plans by it.
+pub const CLOCK_ENV: &str = "MARATHON_CLOCK";
+
+/// The environment variable that tells a judged program its memory limit in MiB; absent when
+/// there is none.
+pub const MEMORY_LIMIT_ENV: &str = "MARATHON_MEMORY_LIMIT_MIB";
+
 impl Endpoint {
-    /// Starts `sh -c command` in its own process group, with the case's time limit in its
-    /// environment ([`TIME_LIMIT_ENV`]) and its [`PlayerTag`].
-    pub fn spawn_process(command: &str, limit: Duration, stderr: StderrMode) -> io::Result<Self> {
-        Self::spawn_process_in(command, limit, stderr, None)
+    /// Starts `sh -c command` in its own process group, with the case's limits in its
+    /// environment ([`TIME_LIMIT_ENV`], [`CLOCK_ENV`], [`MEMORY_LIMIT_ENV`]) and its
+    /// [`PlayerTag`].
+    pub fn spawn_process(
+        command: &str,
+        limits: impl Into<Limits>,
+        stderr: StderrMode,
+    ) -> io::Result<Self> {
+        Self::spawn_process_in(command, limits, stderr, None)
     }
 
     /// [`Endpoint::spawn_process`], in `sandbox` when there is one: the program is then a
@@ -267,15 +343,22 @@ impl Endpoint {
     /// is dead.
     pub fn spawn_process_in(
         command: &str,
-        limit: Duration,
+        limits: impl Into<Limits>,
         stderr: StderrMode,
         sandbox: Option<&Sandbox>,
     ) -> io::Result<Self> {
+        let limits = limits.into();
         let tag = PlayerTag::new();
-        let (mut program, scratch) = sandbox::shell(command, sandbox)?;
+        let (mut shell, scratch) = sandbox::shell(command, sandbox)?;
+        shell
+            .env(TIME_LIMIT_ENV, limits.time.as_secs_f64().to_string())
+            .env(CLOCK_ENV, limits.clock.name());
+        match limits.memory_kib {
+            Some(kib) => shell.env(MEMORY_LIMIT_ENV, (kib / 1024).to_string()),
+            None => shell.env_remove(MEMORY_LIMIT_ENV),
+        };
         let mut child = process_tree::spawn_player(
-            program
-                .env(TIME_LIMIT_ENV, limit.as_secs_f64().to_string())
+            shell
                 .env(tag.name(), "1")
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
@@ -292,6 +375,11 @@ impl Endpoint {
         let process = Arc::new(Mutex::new(Process {
             child,
             tag,
+            own_levels: if scratch.is_some() {
+                sandbox::OWN_LEVELS
+            } else {
+                0
+            },
             exit: None,
             reaped: false,
         }));
@@ -313,15 +401,16 @@ impl Endpoint {
         let input = spawn_writer(stdin)?;
         let watched = Arc::clone(&process);
         let events = spawn_reader(move |events| read_program(stdout, &watched, events))?;
-        let mut endpoint = Self::new(limit, input, events, Player::Process(process));
+        let mut endpoint = Self::new(limits, input, events, Player::Process(process));
         endpoint.stderr_done = stderr_done;
+        endpoint.peak_kib = Some(0);
         endpoint.scratch = scratch;
         Ok(endpoint)
     }
 
     /// Runs `player` on a new thread; it reads the judge's text from its `BufRead` and writes
     /// its replies to its `Write` (it must flush). A panic counts as a crash.
-    pub fn spawn_thread<F>(limit: Duration, player: F) -> io::Result<Self>
+    pub fn spawn_thread<F>(limits: impl Into<Limits>, player: F) -> io::Result<Self>
     where
         F: FnOnce(&mut dyn BufRead, &mut dyn Write) -> io::Result<()> + Send + 'static,
     {
@@ -329,9 +418,12 @@ impl Endpoint {
         let (player_input, to_player) = io::pipe()?;
         let account = Arc::new(Mutex::new(None));
         let left = Arc::clone(&account);
+        let tid = Arc::new(OnceLock::new());
+        let own_tid = Arc::clone(&tid);
         let handle = thread::Builder::new()
             .name("player".into())
             .spawn(move || {
+                let _ = own_tid.set(nix::unistd::gettid().as_raw());
                 // Leaves the thread's CPU account however the player ends, panics included.
                 let _account = AccountOnExit(left);
                 let mut input = BufReader::new(player_input);
@@ -343,21 +435,28 @@ impl Endpoint {
         // Only this process holds the thread's pipe, so the end of output is the player's end.
         let events = spawn_reader(move |events| read_lines(from_player, events))?;
         Ok(Self::new(
-            limit,
+            limits.into(),
             input,
             events,
             Player::Thread {
                 handle: Some(handle),
+                tid,
                 account,
             },
         ))
     }
 
-    fn new(limit: Duration, input: Input, events: Receiver<Event>, player: Player) -> Self {
+    fn new(limits: Limits, input: Input, events: Receiver<Event>, player: Player) -> Self {
         Self {
-            limit,
+            limits,
             used: Duration::ZERO,
+            wall_used: Duration::ZERO,
             turn_started: None,
+            turn_cpu: None,
+            peak_kib: None,
+            last_held: None,
+            sampled: None,
+            pss_read: None,
             failure: None,
             input: Some(input),
             unwritten: 0,
@@ -374,7 +473,12 @@ impl Endpoint {
     /// only with the conversation's earlier failure.
     pub fn send(&mut self, text: &str) -> Result<(), Failure> {
         self.check()?;
-        self.turn_started.get_or_insert_with(Instant::now);
+        if self.turn_started.is_none() {
+            self.turn_started = Some(Instant::now());
+            if self.limits.clock == ClockKind::Cpu {
+                self.turn_cpu = Some(self.cpu_now());
+            }
+        }
         if let Some(input) = &self.input
             && input.texts.send(text.as_bytes().to_vec()).is_ok()
         {
@@ -389,31 +493,59 @@ impl Endpoint {
         self.check()?;
         // Without a message since the last reply, the clock runs from now.
         let started = self.turn_started.take().unwrap_or_else(Instant::now);
-        let deadline = started + self.limit.saturating_sub(self.used);
+        let cpu_start = match self.limits.clock {
+            ClockKind::Wall => None,
+            ClockKind::Cpu => Some(self.turn_cpu.take().unwrap_or_else(|| self.cpu_now())),
+        };
+        // The wall clock's limit, or the CPU clock's wall cap, bounds the wait.
+        let wall_left = match self.limits.clock {
+            ClockKind::Wall => self.limits.time.saturating_sub(self.used),
+            ClockKind::Cpu => wall_cap(self.limits.time).saturating_sub(self.wall_used),
+        };
+        let deadline = far_instant(started, wall_left);
+        // A program's memory is read while it thinks, and so is the CPU clock.
+        let poll = match (&self.player, self.limits.clock) {
+            (Player::Thread { .. }, ClockKind::Wall) => INTERRUPT_POLL,
+            _ => SAMPLE_PERIOD,
+        };
         loop {
             if interrupt::requested().is_some() {
                 return self.fail(Failure::Interrupted);
             }
             let now = Instant::now();
             if now >= deadline {
-                return self.time_out(started);
+                return self.time_out(started, cpu_start);
             }
-            let event = match self
-                .events
-                .recv_timeout((deadline - now).min(INTERRUPT_POLL))
+            if let Some(failure) = self.sample_memory(false) {
+                return self.fail(failure);
+            }
+            if let Some(cpu_start) = cpu_start
+                && self.used + self.cpu_now().saturating_sub(cpu_start) > self.limits.time
             {
+                return self.time_out(started, Some(cpu_start));
+            }
+            let event = match self.events.recv_timeout((deadline - now).min(poll)) {
                 Ok(event) => event,
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => Event::End,
             };
-            if !matches!(event, Event::Line(..)) {
-                self.used += started.elapsed();
-            }
+            let ended = match &event {
+                Event::Line(_, completed) => *completed,
+                _ => Instant::now(),
+            };
+            let wall = ended.saturating_duration_since(started);
+            self.wall_used += wall;
+            self.used += match cpu_start {
+                Some(cpu_start) => self.cpu_now().saturating_sub(cpu_start),
+                None => wall,
+            };
             return match event {
-                Event::Line(line, completed) => {
-                    self.used += completed.saturating_duration_since(started);
-                    if self.used > self.limit {
-                        return self.time_out(started);
+                Event::Line(line, _) => {
+                    if let Some(failure) = self.sample_memory(false) {
+                        return self.fail(failure);
+                    }
+                    if self.used > self.limits.time {
+                        return self.timed_out(None);
                     }
                     Ok(line)
                 }
@@ -425,6 +557,92 @@ impl Endpoint {
                 }
             };
         }
+    }
+
+    /// The player's CPU time as the CPU clock counts it: a program's whole tree, or a thread
+    /// player's thread (zero before it has started).
+    fn cpu_now(&self) -> Duration {
+        match &self.player {
+            Player::Process(process) => {
+                let process = lock(process);
+                if process.reaped {
+                    return Duration::ZERO;
+                }
+                usage::tree_cpu(process.pid().as_raw(), &process.tag, process.own_levels)
+            }
+            Player::Thread { tid, .. } => tid
+                .get()
+                .and_then(|&tid| usage::thread_cpu(tid))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Reads a program's memory, at most once every [`SAMPLE_PERIOD`] unless `now`, and keeps
+    /// its peak; over the limit, kills its tree and gives the failure. Nothing for a thread.
+    fn sample_memory(&mut self, now: bool) -> Option<Failure> {
+        let Player::Process(process) = &self.player else {
+            return None;
+        };
+        if !now && self.sampled.is_some_and(|at| at.elapsed() < SAMPLE_PERIOD) {
+            return None;
+        }
+        self.sampled = Some(Instant::now());
+        let mut process = lock(process);
+        if process.reaped {
+            return None;
+        }
+        let (root, tag, own) = (process.pid().as_raw(), &process.tag, process.own_levels);
+        let reading = usage::sample_tree(root, tag, own);
+        let peak = self.peak_kib.unwrap_or(0);
+        let mut held = reading.rss_kib;
+        // Several processes may share pages the plain sum counts twice: where the sum decides,
+        // count each page once ([`usage`]).
+        let at_stake = self.limits.memory_kib.is_some_and(|limit| held > limit);
+        let due = self
+            .pss_read
+            .is_none_or(|at| at.elapsed() >= usage::PSS_PERIOD);
+        if reading.processes > 1 && held > peak && (at_stake || due) {
+            held = held.min(usage::tree_pss_kib(root, tag, own));
+            self.pss_read = Some(Instant::now());
+        } else if reading.processes > 1 && held > peak {
+            // Not read now: the proportional sets of the last reading stand.
+            held = peak;
+        }
+        // A sum counts once two readings in a row show it: while a fork's or vfork's child has
+        // not yet run its program it shares its parent's memory, which no sum counts once.
+        let lasting = self.last_held.map_or(0, |last| last.min(held));
+        self.last_held = Some(held);
+        let peak = peak.max(lasting).max(reading.process_peak_kib);
+        self.peak_kib = Some(peak);
+        let limit_kib = self.limits.memory_kib.filter(|&limit| peak > limit)?;
+        // Stopped at once: a program that keeps allocating must not take the machine with it.
+        process.terminate();
+        Some(Failure::Memory {
+            peak_kib: peak,
+            limit_kib,
+        })
+    }
+
+    /// Reads a program's memory once more when its game is over (each process's own peak
+    /// catches what fell between two readings): the failure if the case's peak passed the limit.
+    /// Call before [`Endpoint::close`]; a conversation that already failed keeps its failure.
+    pub fn final_memory_check(&mut self) -> Result<(), Failure> {
+        self.check()?;
+        match self.sample_memory(true) {
+            Some(failure) => self.fail(failure),
+            None => Ok(()),
+        }
+    }
+
+    /// The largest memory reading of a program's processes together, in KiB; `None` for a
+    /// thread player (it shares the judge's memory).
+    pub fn peak_memory_kib(&self) -> Option<u64> {
+        self.peak_kib
+    }
+
+    /// The limits the player is judged by.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// Total time counted against the limit (see the module's doc).
@@ -445,7 +663,10 @@ impl Endpoint {
     /// its input end. Returns a thread player's CPU account if it ended within the grace period.
     pub fn close(mut self) -> Option<CpuAccount> {
         self.input = None;
-        let Player::Thread { handle, account } = &mut self.player else {
+        let Player::Thread {
+            handle, account, ..
+        } = &mut self.player
+        else {
             return None;
         };
         let ended = match handle {
@@ -478,15 +699,35 @@ impl Endpoint {
         Err(failure)
     }
 
-    fn time_out<T>(&mut self, started: Instant) -> Result<T, Failure> {
-        let elapsed = started.elapsed();
-        // Counted once: a line that arrived late has already added its time.
-        self.used = self.used.max(self.limit).max(elapsed);
+    /// Ends the turn that started at `started` (with the player's CPU time at `cpu_start`
+    /// under the CPU clock) as a timeout, once its wait ran out or its CPU time passed the limit.
+    fn time_out<T>(&mut self, started: Instant, cpu_start: Option<Duration>) -> Result<T, Failure> {
+        let wall = started.elapsed();
+        self.wall_used += wall;
+        match cpu_start {
+            None => {
+                // The wait ended at the deadline: at least the limit was used.
+                self.used = (self.used + wall).max(self.limits.time);
+                self.timed_out(None)
+            }
+            Some(cpu_start) => {
+                self.used += self.cpu_now().saturating_sub(cpu_start);
+                let capped = self.used <= self.limits.time;
+                self.timed_out(capped.then_some(self.wall_used))
+            }
+        }
+    }
+
+    /// The timeout failure, with the time counted so far; `wall`: the CPU clock's wall cap ended
+    /// it after that much wall time.
+    fn timed_out<T>(&mut self, wall: Option<Duration>) -> Result<T, Failure> {
         let unread_input = self.unread_input();
         self.fail(Failure::Timeout {
-            limit: self.limit,
+            limit: self.limits.time,
             used: self.used,
             unread_input,
+            clock: self.limits.clock,
+            wall,
         })
     }
 
@@ -573,6 +814,15 @@ impl Drop for AccountOnExit {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = CpuAccount::this_thread();
     }
+}
+
+/// `start + span`, or a moment centuries away when that cannot be represented (a limit given as
+/// a huge number of seconds).
+fn far_instant(start: Instant, span: Duration) -> Instant {
+    start
+        .checked_add(span)
+        .or_else(|| start.checked_add(Duration::from_secs(1 << 32)))
+        .unwrap_or(start)
 }
 
 /// Calls `probe` until it gives a value or `patience` has passed; cheap for a player that is

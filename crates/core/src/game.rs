@@ -9,7 +9,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig};
-use crate::endpoint::{Endpoint, StderrMode};
+use crate::clock::ClockKind;
+use crate::endpoint::{Endpoint, Limits, StderrMode};
 use crate::env::{self, Environment, Turn};
 use crate::replay::{Recording, Viewer};
 use crate::rng::FastRng;
@@ -25,6 +26,10 @@ pub trait Game: Sync {
     fn players(&self) -> &'static [&'static str];
     /// The contest's time limit per case.
     fn default_time_limit(&self) -> Duration;
+    /// The clock the contest counted its time limit on.
+    fn default_clock(&self) -> ClockKind;
+    /// The contest's memory limit in MiB, if it has one.
+    fn default_memory_limit(&self) -> Option<u64>;
     /// Whether a higher score is better (the runner's relative scores depend on it).
     fn maximize(&self) -> bool;
     /// The case groups `--group` accepts, if the game has groups, and the default group.
@@ -90,6 +95,10 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     const PLAYERS: &'static [&'static str];
     /// The contest's time limit per case.
     const TIME_LIMIT: Duration;
+    /// The clock the contest counted its time limit on.
+    const CLOCK: ClockKind;
+    /// The contest's memory limit, in MiB (`None`: the game has none).
+    const MEMORY_LIMIT_MIB: Option<u64>;
     /// Whether a higher score is better (the runner's relative scores depend on it).
     const MAXIMIZE: bool = true;
     /// The names of the parameters every case shows ([`Scored::params`]), in order.
@@ -180,6 +189,14 @@ impl<G: GameSpec> Game for G {
 
     fn default_time_limit(&self) -> Duration {
         G::TIME_LIMIT
+    }
+
+    fn default_clock(&self) -> ClockKind {
+        G::CLOCK
+    }
+
+    fn default_memory_limit(&self) -> Option<u64> {
+        G::MEMORY_LIMIT_MIB
     }
 
     fn maximize(&self) -> bool {
@@ -370,8 +387,11 @@ fn play_case<G: GameSpec>(
             verdict,
             metrics: scored.metrics,
             cpu: None,
+            max_rss_kib: None,
         }
     };
+    // The game's contest decides the clock and the memory limit the configuration leaves open.
+    let config = &config.resolved(G::CLOCK, G::MEMORY_LIMIT_MIB);
     let mut env = match game.environment(case) {
         Ok(env) => env,
         // The CLI checks case ids first; a library caller gets the reason as the verdict.
@@ -388,6 +408,7 @@ fn play_case<G: GameSpec>(
                 },
                 metrics: Vec::new(),
                 cpu: None,
+                max_rss_kib: None,
             };
             return (outcome, Value::Null);
         }
@@ -417,12 +438,20 @@ fn play_case<G: GameSpec>(
             mut endpoint,
             report,
         }) => {
-            let verdict = env::judge(&mut env, &mut endpoint, &mut seen);
+            let mut verdict = env::judge(&mut env, &mut endpoint, &mut seen);
+            // A peak between the last two readings still fails a game that went well.
+            if verdict.is_ok()
+                && let Err(failure) = endpoint.final_memory_check()
+            {
+                verdict = failure.into();
+            }
             let time = endpoint.time_used();
+            let max_rss_kib = endpoint.peak_memory_kib();
             let cpu = endpoint.close();
             let mut outcome = outcome(&env, verdict, time);
             outcome.metrics.extend(report());
             outcome.cpu = cpu;
+            outcome.max_rss_kib = max_rss_kib;
             (outcome, start)
         }
         Err(e) => {
@@ -454,16 +483,11 @@ pub fn start_player(
                 let what = if plain_seed { "seed " } else { "" };
                 StderrMode::Prefixed(format!("[{game} {what}{case}] "))
             };
-            Endpoint::spawn_process_in(
-                command,
-                config.time_limit,
-                stderr,
-                config.sandbox.as_deref(),
-            )
+            Endpoint::spawn_process_in(command, config.limits(), stderr, config.sandbox.as_deref())
         }
         PlayerSpec::Builtin(name) => {
             let solve_config = config.solve_config(name);
-            Endpoint::spawn_thread(config.time_limit, move |input, output| {
+            Endpoint::spawn_thread(config.limits(), move |input, output| {
                 solve(&solve_config, input, output)
             })
         }
@@ -515,8 +539,8 @@ pub fn spawn_recorded_player(
 ) -> io::Result<(Endpoint, Transcript)> {
     let transcript = Transcript::default();
     let copy = transcript.clone();
-    let limit = config.time_limit;
-    let endpoint = Endpoint::spawn_thread(limit, move |input, output| {
+    let limits = Limits::new(config.time_limit, config.clock, None);
+    let endpoint = Endpoint::spawn_thread(limits, move |input, output| {
         let mut tee = Tee {
             inner: output,
             copy,

@@ -19,11 +19,16 @@ pub mod sandbox;
 pub mod seeds;
 pub mod settings;
 pub mod space;
+pub mod usage;
 pub mod verdict;
 
-pub use case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig, format_score};
-pub use clock::{Clock, GameClock};
-pub use endpoint::{Endpoint, Failure, StderrMode, TIME_LIMIT_ENV};
+pub use case::{
+    CaseId, CaseOutcome, MemoryLimit, Metric, PlayConfig, PlayerSpec, SolveConfig, format_score,
+};
+pub use clock::{Clock, ClockKind, GameClock};
+pub use endpoint::{
+    CLOCK_ENV, Endpoint, Failure, Limits, MEMORY_LIMIT_ENV, StderrMode, TIME_LIMIT_ENV,
+};
 pub use env::{Environment, Turn};
 pub use game::{
     Game, GameSpec, Replayed, Scored, Solve, Started, Transcript, spawn_recorded_player,

@@ -108,6 +108,23 @@ pub fn adopt_orphans() -> bool {
     }
 }
 
+/// This process's children that are not running players' `sh` and carry `tag`: orphans of that
+/// player adopted by this process as its subreaper ([`adopt_orphans`]).
+pub fn tagged_orphans(tag: &PlayerTag) -> Vec<i32> {
+    #[cfg(target_os = "linux")]
+    {
+        if !ADOPTING.load(Ordering::SeqCst) {
+            return Vec::new();
+        }
+        linux::tagged_orphans(tag)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = tag;
+        Vec::new()
+    }
+}
+
 /// Kills the player whose `sh` is `root` (leader of its own group, not yet reaped: its pid and
 /// group id stay ours) and everything it started, and (as a subreaper) every orphan we adopted;
 /// reaps those of them that became our children. `root` itself is left for [`reap_player`].
@@ -313,6 +330,24 @@ mod linux {
             .iter()
             .filter(|p| p.ppid == me && !players.contains_key(&p.pid))
             .map(|p| p.pid)
+            .collect()
+    }
+
+    pub(super) fn tagged_orphans(tag: &PlayerTag) -> Vec<i32> {
+        let Ok(uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
+            return Vec::new();
+        };
+        // The kernel hands an orphan to the subreaper's first live thread, its main thread:
+        // only that thread's child list is read (marathon runs many threads; this is sampled
+        // every few milliseconds).
+        let me = getpid().as_raw();
+        let Ok(text) = std::fs::read_to_string(format!("/proc/self/task/{me}/children")) else {
+            return Vec::new();
+        };
+        let players = players_read();
+        text.split_whitespace()
+            .filter_map(|pid| pid.parse::<i32>().ok())
+            .filter(|pid| !players.contains_key(pid) && carries(*pid, tag, uid))
             .collect()
     }
 

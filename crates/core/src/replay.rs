@@ -116,6 +116,7 @@ mod tests {
                 verdict,
                 metrics: Vec::new(),
                 cpu: None,
+                max_rss_kib: None,
             },
             player: "exec: ./bot </script>".into(),
             start: json!({"board": "x"}),

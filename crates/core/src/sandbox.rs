@@ -44,6 +44,10 @@ pub const INIT_ARG: &str = "__sandbox-init";
 /// stderr); a program can exit with it too, so the judge does not read anything into it.
 pub const SETUP_FAILED: u8 = 125;
 
+/// The levels of a sandboxed program's tree that are marathon's own (the launcher, then the
+/// init), which the judge's meters leave out ([`crate::usage`]).
+pub const OWN_LEVELS: usize = 2;
+
 /// The uid and gid a root user's programs run as in the sandbox.
 pub const NOBODY: u32 = 65534;
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::ClockKind;
 use crate::endpoint::Failure;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +26,13 @@ pub enum Verdict {
     Timeout {
         limit_ms: u64,
         used_ms: u64,
+        detail: String,
+    },
+    /// The player's processes held more memory together than the limit (see
+    /// [`crate::usage`]): the largest reading and the limit, in KiB, and both in words.
+    Memory {
+        limit_kib: u64,
+        peak_kib: u64,
         detail: String,
     },
     Crash {
@@ -70,6 +78,7 @@ impl Verdict {
             Verdict::Ok => "ok",
             Verdict::Invalid { .. } => "invalid",
             Verdict::Timeout { .. } => "timeout",
+            Verdict::Memory { .. } => "memory",
             Verdict::Crash { .. } => "crash",
             Verdict::Protocol { .. } => "protocol",
             Verdict::Interrupted => "interrupted",
@@ -100,7 +109,21 @@ impl From<Failure> for Verdict {
                 limit,
                 used,
                 unread_input,
-            } => Verdict::timeout(limit, used, unread_input),
+                clock,
+                wall,
+            } => Verdict::timeout_on(clock, limit, used, wall, unread_input),
+            Failure::Memory {
+                peak_kib,
+                limit_kib,
+            } => Verdict::Memory {
+                limit_kib,
+                peak_kib,
+                detail: format!(
+                    "{} MiB held, over the {} MiB limit",
+                    mib(peak_kib),
+                    mib(limit_kib)
+                ),
+            },
             Failure::Crash { detail } => Verdict::Crash { detail },
             Failure::Protocol { detail } => Verdict::Protocol { detail },
             Failure::Interrupted => Verdict::Interrupted,
@@ -112,11 +135,36 @@ impl Verdict {
     /// A timeout after `used` of `limit`; `unread_input`: the judge was still writing its last
     /// message, the player not reading it (its clock ran all the same).
     pub fn timeout(limit: Duration, used: Duration, unread_input: bool) -> Self {
-        let mut detail = format!(
-            "{:.2} s counted, over the {} s limit",
-            used.as_secs_f64(),
-            seconds(limit)
-        );
+        Verdict::timeout_on(ClockKind::Wall, limit, used, None, unread_input)
+    }
+
+    /// A timeout on `clock`; under the CPU clock, `wall` is the wall time after which its cap
+    /// ([`crate::clock::wall_cap`]) ended the case first (`used` is then the CPU time counted).
+    pub fn timeout_on(
+        clock: ClockKind,
+        limit: Duration,
+        used: Duration,
+        wall: Option<Duration>,
+        unread_input: bool,
+    ) -> Self {
+        let mut detail = match (clock, wall) {
+            (ClockKind::Wall, _) => format!(
+                "{:.2} s counted, over the {} s limit (wall clock)",
+                used.as_secs_f64(),
+                seconds(limit)
+            ),
+            (ClockKind::Cpu, None) => format!(
+                "{:.2} s counted, over the {} s limit (CPU clock: the CPU time of the player's processes)",
+                used.as_secs_f64(),
+                seconds(limit)
+            ),
+            (ClockKind::Cpu, Some(wall)) => format!(
+                "{:.2} s of wall time passed, the cap for a {} s CPU-time limit, with {:.2} s of CPU time counted (CPU clock: the player waited or slept)",
+                wall.as_secs_f64(),
+                seconds(limit),
+                used.as_secs_f64()
+            ),
+        };
         if unread_input {
             detail.push_str(" (it had not read the judge's last message in full)");
         }
@@ -126,6 +174,12 @@ impl Verdict {
             detail,
         }
     }
+}
+
+/// KiB as MiB, as given: `64`, `300.5`.
+fn mib(kib: u64) -> String {
+    let text = format!("{:.1}", kib as f64 / 1024.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -154,6 +208,7 @@ impl fmt::Display for Verdict {
                 write!(f, ")")
             }
             Verdict::Timeout { detail, .. } => write!(f, "timeout: {detail}"),
+            Verdict::Memory { detail, .. } => write!(f, "memory: {detail}"),
             Verdict::Crash { detail } => write!(f, "crash: {detail}"),
             Verdict::Protocol { detail } => write!(f, "protocol: {detail}"),
             Verdict::Interrupted => write!(f, "interrupted"),

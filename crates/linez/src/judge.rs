@@ -8,7 +8,7 @@ use std::time::Duration;
 use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
-use marathon_core::{CaseId, Clock, GameSpec, Scored, Settings, Solve, Verdict};
+use marathon_core::{CaseId, Clock, ClockKind, GameSpec, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -28,6 +28,9 @@ impl GameSpec for Linez {
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
     /// The contest's limit: 20 s of the solution's time per case.
     const TIME_LIMIT: Duration = Duration::from_secs(20);
+    /// The statement: "The memory limit is 64MB"; its 20 s count the time the judge waits (TopCoder's wall clock).
+    const CLOCK: ClockKind = ClockKind::Wall;
+    const MEMORY_LIMIT_MIB: Option<u64> = Some(64);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

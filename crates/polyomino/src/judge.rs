@@ -11,7 +11,7 @@ use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{CaseId, ClockKind, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -33,6 +33,9 @@ impl GameSpec for Polyomino {
     const PARAMS: &'static [&'static str] = &["W", "H", "K"];
     /// The contest's limit: 30 s of the solution's time per case.
     const TIME_LIMIT: Duration = Duration::from_secs(TIME_LIMIT_SECONDS);
+    /// The statement charges "seconds of processor time": CPU time. It gives no memory limit: 1024 MiB, TopCoder's usual limit for marathon matches of its time (a reading, docs/rules.md).
+    const CLOCK: ClockKind = ClockKind::Cpu;
+    const MEMORY_LIMIT_MIB: Option<u64> = Some(1024);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

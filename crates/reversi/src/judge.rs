@@ -15,7 +15,8 @@ use std::time::Duration;
 use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, Clock, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, Started, Verdict,
+    CaseId, Clock, ClockKind, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, Started,
+    Verdict,
 };
 use serde_json::Value;
 
@@ -37,6 +38,9 @@ impl GameSpec for Reversi {
     const PARAMS: &'static [&'static str] = &["N", "P"];
     /// The contest's limit: 30 s of the solution's time per case.
     const TIME_LIMIT: Duration = Duration::from_secs(30);
+    /// The statement: "Time limit is 30 seconds, and memory limit is 1GB"; the time the judge waits.
+    const CLOCK: ClockKind = ClockKind::Wall;
+    const MEMORY_LIMIT_MIB: Option<u64> = Some(1024);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 
@@ -75,8 +79,7 @@ impl GameSpec for Reversi {
             return None;
         };
         if name == ai::ORACLE {
-            let started =
-                ai::spawn_oracle(env.case(), config.time_limit, config.solve_config(name));
+            let started = ai::spawn_oracle(env.case(), config.limits(), config.solve_config(name));
             return Some(started.map(|endpoint| Started {
                 endpoint,
                 report: Box::new(Vec::new),
@@ -84,7 +87,7 @@ impl GameSpec for Reversi {
         }
         let predictions = Arc::new(Mutex::new(Predictions::default()));
         let started = ai::spawn_reporting(
-            config.time_limit,
+            config.limits(),
             config.solve_config(name),
             Arc::clone(&predictions),
         );

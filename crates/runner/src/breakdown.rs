@@ -211,6 +211,7 @@ mod tests {
                 value: score / 10.0,
             }],
             cpu: None,
+            max_rss_kib: None,
         }
     }
 

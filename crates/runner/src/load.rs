@@ -60,6 +60,7 @@ mod tests {
                 running: Duration::from_millis(running_ms),
                 waiting: Duration::from_millis(waiting_ms),
             }),
+            max_rss_kib: None,
         }
     }
 

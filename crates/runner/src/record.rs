@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use marathon_core::{CaseId, CaseOutcome, Game, Metric, Verdict};
 
 /// The version of the format [`CaseRecord`] writes, as `docs/json.md` documents it.
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 
 /// One case's result as a JSON object.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +32,10 @@ pub struct CaseRecord {
     /// `used_ms`, `detail`; `detail`).
     #[serde(flatten)]
     pub verdict: Verdict,
+    /// A program's peak memory, its processes together, in KiB; absent for an in-process
+    /// player (schema 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rss_kib: Option<u64>,
     /// The game's own figures (Kattis points, polyomino's raw score, ...), by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub metrics: BTreeMap<String, f64>,
@@ -70,6 +74,7 @@ impl CaseRecord {
             moves: outcome.moves,
             time_ms: u64::try_from(outcome.time.as_millis()).unwrap_or(u64::MAX),
             verdict: outcome.verdict.clone(),
+            max_rss_kib: outcome.max_rss_kib,
             metrics: outcome
                 .metrics
                 .iter()
@@ -127,6 +132,7 @@ impl CaseRecord {
             verdict: self.verdict.clone(),
             metrics,
             cpu: None,
+            max_rss_kib: self.max_rss_kib,
         })
     }
 
@@ -198,6 +204,7 @@ mod tests {
                 value: 13.0,
             }],
             cpu: None,
+            max_rss_kib: None,
         }
     }
 

@@ -93,7 +93,7 @@ fn mean(values: &[f64]) -> f64 {
 }
 
 /// The per-case table: seed (or case), the case's parameters, score, the game's metrics,
-/// relative score (if known), moves, time and verdict.
+/// relative score (if known), moves, time, peak memory (where programs played) and verdict.
 pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String {
     let param_names: Vec<&str> = outcomes
         .first()
@@ -113,7 +113,13 @@ pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String 
     if relative.is_some() {
         header.push("rel".into());
     }
-    header.extend(["moves".into(), "time".into(), "verdict".into()]);
+    header.extend(["moves".into(), "time".into()]);
+    // Only programs have a memory of their own (an in-process player shares marathon's).
+    let memory = outcomes.iter().any(|o| o.max_rss_kib.is_some());
+    if memory {
+        header.push("mem".into());
+    }
+    header.push("verdict".into());
     let mut rows = vec![header];
     for (i, o) in outcomes.iter().enumerate() {
         let mut row = vec![o.case.to_string()];
@@ -125,6 +131,12 @@ pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String 
         }
         row.push(o.moves.to_string());
         row.push(format!("{:.2}s", o.time.as_secs_f64()));
+        if memory {
+            row.push(match o.max_rss_kib {
+                Some(kib) => format!("{:.1}M", kib as f64 / 1024.0),
+                None => "-".into(),
+            });
+        }
         row.push(o.verdict.to_string());
         rows.push(row);
     }
@@ -345,6 +357,7 @@ mod tests {
             verdict,
             metrics: Vec::new(),
             cpu: None,
+            max_rss_kib: None,
         }
     }
 

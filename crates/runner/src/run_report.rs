@@ -418,6 +418,7 @@ mod tests {
             verdict,
             metrics: Vec::new(),
             cpu: None,
+            max_rss_kib: None,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use marathon_core::{CaseId, Game, PlayConfig, PlayerSpec, Settings};
+use marathon_core::{CaseId, ClockKind, Game, MemoryLimit, PlayConfig, PlayerSpec, Settings};
 
 /// The longest time limit accepted, in seconds (11.6 days): far beyond any contest's, and small
 /// enough that every sum of times stays exact.
@@ -73,6 +73,27 @@ pub fn solve_time_limit(
     }
 }
 
+/// `--clock wall|cpu`.
+pub fn parse_clock(text: &str) -> Result<ClockKind, String> {
+    ClockKind::parse(text).ok_or_else(|| format!("{text:?}: expected `wall` or `cpu`"))
+}
+
+/// The clock `marathon solve` plans by: `--clock` if given (`flag`), else the judge's from the
+/// environment ([`marathon_core::CLOCK_ENV`]), else the game's contest's.
+pub fn solve_clock(
+    game: &dyn Game,
+    flag: Option<ClockKind>,
+    from_env: Option<&str>,
+) -> Result<ClockKind, String> {
+    match (flag, from_env) {
+        (Some(clock), _) => Ok(clock),
+        (None, Some(text)) => {
+            parse_clock(text).map_err(|e| format!("{}={e}", marathon_core::CLOCK_ENV))
+        }
+        (None, None) => Ok(game.default_clock()),
+    }
+}
+
 /// `--player`: the game's first player unless `name` is given.
 pub fn builtin_player(game: &dyn Game, name: Option<&str>) -> Result<String, String> {
     let players = game.players();
@@ -126,6 +147,8 @@ pub fn play_config(
     Ok(PlayConfig {
         player,
         time_limit: limit,
+        clock: None,
+        memory: MemoryLimit::Contest,
         plan_limit: None,
         effort,
         quiet: false,

@@ -168,6 +168,7 @@ where
             verdict,
             metrics: scored.metrics,
             cpu: None,
+            max_rss_kib: None,
         }
     }
 }

@@ -11,7 +11,7 @@ use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, Clock, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{CaseId, Clock, ClockKind, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -36,6 +36,9 @@ impl GameSpec for Solitaire {
     const PARAMS: &'static [&'static str] = &["alphabet"];
     /// Our time limit per case (docs/rules.md#solitaire-time-and-failures: 10 s).
     const TIME_LIMIT: Duration = Duration::from_secs(10);
+    /// Kattis limits CPU time; the statement gives no memory limit: 2048 MiB, the Kattis problem package's default (a reading, docs/rules.md).
+    const CLOCK: ClockKind = ClockKind::Cpu;
+    const MEMORY_LIMIT_MIB: Option<u64> = Some(2048);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

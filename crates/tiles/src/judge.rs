@@ -10,7 +10,7 @@ use std::time::Duration;
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, Clock, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{CaseId, Clock, ClockKind, GameSpec, Metric, Scored, Settings, Solve, Verdict};
 use serde_json::Value;
 
 use crate::ai;
@@ -39,6 +39,9 @@ impl GameSpec for Tiles {
     const PARAMS: &'static [&'static str] = &["N", "S", "D"];
     /// The contest's limit: 20 s of the solution's time per case.
     const TIME_LIMIT: Duration = Duration::from_secs(20);
+    /// The statement: "The memory limit is 1024 MB and the time limit is 20 seconds (which includes only time spent in your code)": CPU time.
+    const CLOCK: ClockKind = ClockKind::Cpu;
+    const MEMORY_LIMIT_MIB: Option<u64> = Some(1024);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
 

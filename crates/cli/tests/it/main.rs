@@ -4,6 +4,7 @@
 #[path = "../../../../testing/browser.rs"]
 mod browser;
 mod cli;
+mod limits;
 mod replay;
 mod sandbox;
 mod trust;

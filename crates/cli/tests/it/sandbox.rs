@@ -567,3 +567,74 @@ fn a_report_replays_a_sandboxed_program_in_the_sandbox() {
     );
     assert!(page.contains(&replay), "{replay} not in the report");
 }
+
+/// The memory limit holds in the sandbox as outside, and the sandbox's own processes (its
+/// launcher and init, a few MiB of marathon's binary) are not counted against the program.
+#[test]
+fn memory_limits_hold_in_the_sandbox_in_every_game() {
+    require_sandbox!();
+    thread::scope(|scope| {
+        for game in marathon_games::names() {
+            scope.spawn(move || {
+                let places = Places::new(&format!("memory-{game}"));
+                let judge = |program: &str, sandboxed: bool, limit: &str| {
+                    let json = places.outside.join(format!("{}.jsonl", marker()));
+                    let mut command = Command::new(MARATHON);
+                    command
+                        .args(["play", game, "--seeds", "1", "--quiet", "--no-save"])
+                        .args(["--memory-limit", limit, "--json"])
+                        .arg(&json)
+                        .args(["--exec", program])
+                        .current_dir(&places.work);
+                    if sandboxed {
+                        command.args(["--sandbox", "--allow-read", MARATHON]);
+                    }
+                    let output = command.output().expect("marathon runs");
+                    assert_eq!(output.status.code(), Some(0), "{game}: {program}");
+                    read_json(&json).remove(0)
+                };
+                let peak = |case: &Value| case["max_rss_kib"].as_u64().expect("a peak");
+                let mark = marker();
+                let hog = format!(
+                    "python3 -c \"b = b'x' * (200 << 20); import time; time.sleep(1000)\" \
+                     # 1000.{mark}"
+                );
+                let over = judge(&hog, true, "100");
+                assert_eq!(over["verdict"], "memory", "{game}: {over}");
+                assert!(peak(&over) >= 100 << 10, "{game}: {over}");
+                assert_none_left(&format!("1000.{mark}"), "a hog in the sandbox");
+                let play = format!(
+                    "python3 -c \"b = b'x' * (50 << 20); import subprocess; \
+                     subprocess.run(['sh', '-c', '{MARATHON} solve {game} --effort 1'])\""
+                );
+                let under = judge(&play, true, "100");
+                assert_eq!(under["verdict"], "ok", "{game}: {under}");
+                assert!(
+                    (50 << 10..100 << 10).contains(&peak(&under)),
+                    "{game}: {under}"
+                );
+                // The same small program in and out of the sandbox holds the same: the
+                // launcher and the init are left out.
+                let small = "sleep 0.5; echo garbage";
+                let (free, boxed) = (judge(small, false, "100"), judge(small, true, "100"));
+                assert!(peak(&boxed) > 0, "{game}: {boxed}");
+                assert!(
+                    peak(&boxed) <= peak(&free) + 1024,
+                    "{game}: {} KiB in the sandbox, {} KiB outside",
+                    peak(&boxed),
+                    peak(&free)
+                );
+                println!(
+                    "{game} | memory in the sandbox | 200 MiB, limit 100: {} ({} MiB) | 50 MiB: \
+                     {} ({} MiB) | sh + sleep: {} KiB (outside: {} KiB)",
+                    over["verdict"],
+                    peak(&over) >> 10,
+                    under["verdict"],
+                    peak(&under) >> 10,
+                    peak(&boxed),
+                    peak(&free)
+                );
+            });
+        }
+    });
+}

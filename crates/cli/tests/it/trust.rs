@@ -15,15 +15,15 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use serde_json::Value;
 
-pub(super) const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
+pub(crate) const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
 /// How long a wait or a run may take here: far above what any of them needs (milliseconds, a
 /// second or two for a case), so that a busy machine cannot fail a test, and far below what a
 /// wrong judge takes (the misbehaving programs sleep for 1000 s).
-pub(super) const PATIENCE: Duration = Duration::from_secs(60);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A reply that ends a game at once and validly, where the protocol has one (by game name).
-pub(super) fn final_reply(game: &str) -> Option<&'static str> {
+pub(crate) fn final_reply(game: &str) -> Option<&'static str> {
     match game {
         "tiles" => Some("GIVE UP"),
         "polyomino" => Some("DONE"),
@@ -33,7 +33,7 @@ pub(super) fn final_reply(game: &str) -> Option<&'static str> {
 }
 
 /// The limit of the timeout cases: short, and far below the programs' sleeps.
-pub(super) const LIMIT: &str = "1";
+pub(crate) const LIMIT: &str = "1";
 
 /// What a misbehaving program must get: the verdict's kind, and a piece of its detail or
 /// reason.
@@ -183,7 +183,7 @@ const BEHAVIOURS: &[Behaviour] = &[
     },
 ];
 
-pub(super) fn marker() -> String {
+pub(crate) fn marker() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     format!(
         "{}{:03}",
@@ -193,7 +193,7 @@ pub(super) fn marker() -> String {
 }
 
 /// A fresh directory for one test's files.
-pub(super) fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trust-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temp dir");
@@ -201,7 +201,7 @@ pub(super) fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// Live processes (zombies are dead) whose command line contains `needle`.
-pub(super) fn live_with(needle: &str) -> Vec<String> {
+pub(crate) fn live_with(needle: &str) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
         let path = entry.path();
@@ -227,7 +227,7 @@ pub(super) fn live_with(needle: &str) -> Vec<String> {
 }
 
 /// Asserts that no live process has `needle` in its command line, giving the dying a moment.
-pub(super) fn assert_none_left(needle: &str, what: &str) {
+pub(crate) fn assert_none_left(needle: &str, what: &str) {
     let deadline = Instant::now() + PATIENCE;
     loop {
         let left = live_with(needle);
@@ -239,13 +239,13 @@ pub(super) fn assert_none_left(needle: &str, what: &str) {
     }
 }
 
-pub(super) struct Finished {
-    pub(super) code: Option<i32>,
-    pub(super) stdout: String,
-    pub(super) stderr: String,
+pub(crate) struct Finished {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
-pub(super) fn finish(mut child: Child) -> Finished {
+pub(crate) fn finish(mut child: Child) -> Finished {
     // Both pipes at once, so that neither fills while the other is read.
     let stderr = child.stderr.take().map(|mut err| {
         thread::spawn(move || {
@@ -277,7 +277,7 @@ fn runs_dir() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("marathon-trust-runs-{}", std::process::id()))
 }
 
-pub(super) fn marathon(args: &[&str]) -> Command {
+pub(crate) fn marathon(args: &[&str]) -> Command {
     let mut command = Command::new(MARATHON);
     command
         .args(args)
@@ -288,7 +288,7 @@ pub(super) fn marathon(args: &[&str]) -> Command {
     command
 }
 
-pub(super) fn read_json(path: &Path) -> Vec<Value> {
+pub(crate) fn read_json(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -329,6 +329,10 @@ fn hostile_programs_get_their_verdicts(
             "2",
             "--time-limit",
             LIMIT,
+            // The wall clock: the CPU clock's own verdicts are checked in `limits`, and its
+            // wall cap (3 s for 1 s) would only slow the sleepers down.
+            "--clock",
+            "wall",
             "--summary-only",
             "--json",
             json.to_str().expect("UTF-8 path"),

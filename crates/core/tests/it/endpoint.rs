@@ -178,6 +178,7 @@ fn timeout<T: std::fmt::Debug>(result: Result<T, Failure>) -> (Duration, Duratio
             limit,
             used,
             unread_input,
+            ..
         }) => (limit, used, unread_input),
         other => panic!("expected a timeout, got {other:?}"),
     }

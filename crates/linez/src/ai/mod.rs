@@ -120,7 +120,7 @@ pub fn speak_protocol(
     output: &mut dyn Write,
 ) -> io::Result<()> {
     let mut player: Option<Box<dyn Player>> = None;
-    let game = GameClock::start(config.time_limit);
+    let game = GameClock::start_on(config.time_limit, config.clock);
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
         if !read_observation(input, OBSERVATION_LINES, &mut lines)? {

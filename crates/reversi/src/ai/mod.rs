@@ -19,12 +19,11 @@ pub mod search;
 
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 pub use marathon_core::Clock;
 /// The seed a player gets from an observation's lines.
 pub use marathon_core::rng::seed_from_lines as observation_seed;
-use marathon_core::{Endpoint, GameClock, Settings, SolveConfig, read_observation};
+use marathon_core::{Endpoint, GameClock, Limits, Settings, SolveConfig, read_observation};
 
 use crate::generator::ReversiCase;
 use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
@@ -104,15 +103,15 @@ pub fn oracle(case: &ReversiCase, effort: Option<u64>) -> Box<dyn Player> {
 /// Starts the oracle of `case` on a thread behind the judge's pipes.
 pub fn spawn_oracle(
     case: &ReversiCase,
-    judge_limit: Duration,
+    judge_limits: Limits,
     config: SolveConfig,
 ) -> io::Result<Endpoint> {
     let opponents: Vec<Weights> = case.opponents.clone();
-    Endpoint::spawn_thread(judge_limit, move |input, output| {
+    Endpoint::spawn_thread(judge_limits, move |input, output| {
         let mut player = search::KnownPlayer::new(opponents, config.effort);
         serve(
             &mut |_, board, clock| Ok(player.choose(board, clock)),
-            config.time_limit,
+            GameClock::start_on(config.time_limit, config.clock),
             input,
             output,
         )
@@ -151,7 +150,7 @@ fn speak_and_report(
             report(player.predictions());
             Ok(cell)
         },
-        config.time_limit,
+        GameClock::start_on(config.time_limit, config.clock),
         input,
         output,
     )
@@ -161,11 +160,11 @@ fn speak_and_report(
 /// [`marathon_core::start_player`] does, keeping its latest [`Predictions`] in `predictions`
 /// for the judge to report (a program's predictions stay its own).
 pub fn spawn_reporting(
-    judge_limit: Duration,
+    judge_limits: Limits,
     config: SolveConfig,
     predictions: Arc<Mutex<Predictions>>,
 ) -> io::Result<Endpoint> {
-    Endpoint::spawn_thread(judge_limit, move |input, output| {
+    Endpoint::spawn_thread(judge_limits, move |input, output| {
         speak_and_report(&config, input, output, &mut |latest| {
             *predictions.lock().unwrap_or_else(|e| e.into_inner()) = latest;
         })
@@ -176,11 +175,10 @@ pub fn spawn_reporting(
 /// observation's text).
 fn serve(
     choose: &mut dyn FnMut(u64, &Board, &Clock) -> io::Result<Cell>,
-    limit: Duration,
+    game: GameClock,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
-    let game = GameClock::start(limit);
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
         if !read_observation(input, OBSERVATION_LINES, &mut lines)? {

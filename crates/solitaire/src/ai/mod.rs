@@ -158,7 +158,7 @@ pub fn speak_protocol(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
-    let game = GameClock::start(config.time_limit);
+    let game = GameClock::start_on(config.time_limit, config.clock);
     let mut lines = Vec::with_capacity(SIZE);
     if !read_observation(input, SIZE, &mut lines)? {
         return Ok(());

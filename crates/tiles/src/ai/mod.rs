@@ -71,7 +71,7 @@ pub fn speak_protocol(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
-    let game = GameClock::start(config.time_limit);
+    let game = GameClock::start_on(config.time_limit, config.clock);
     let mut line = String::new();
     if !read_line(input, &mut line)? {
         return Ok(());
