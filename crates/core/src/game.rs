@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig};
 use crate::endpoint::{Endpoint, StderrMode};
 use crate::env::{self, Environment, Turn};
+use crate::legend::Legend;
 use crate::replay::{Recording, Viewer};
 use crate::rng::FastRng;
 use crate::settings::Settings;
@@ -33,6 +34,8 @@ pub trait Game: Sync {
     fn official_cases(&self) -> Vec<CaseId>;
     /// The names of the parameters every case shows (`N`, `S`, `D`), in the tables' order.
     fn params(&self) -> &'static [&'static str];
+    /// What the game's tables show and its players are, in words, and each figure's decimals.
+    fn legend(&self) -> &'static Legend;
     /// Built-in player `player`'s settings with `given` applied (`--set`): every setting's
     /// name and value, or what is wrong with `given`.
     fn settings(
@@ -94,6 +97,9 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     const MAXIMIZE: bool = true;
     /// The names of the parameters every case shows ([`Scored::params`]), in order.
     const PARAMS: &'static [&'static str] = &[];
+    /// What the score, the parameters, the metrics ([`Scored::metrics`]), the players and the
+    /// case ids mean, for the legend under a run's tables and `marathon players`.
+    const LEGEND: &'static Legend;
     /// The built-in players' protocol loop: reads the judge's text on its input, answers on its
     /// output (in-process players and `marathon solve` both run it).
     const SOLVE: Solve;
@@ -196,6 +202,10 @@ impl<G: GameSpec> Game for G {
 
     fn params(&self) -> &'static [&'static str] {
         G::PARAMS
+    }
+
+    fn legend(&self) -> &'static Legend {
+        G::LEGEND
     }
 
     fn settings(

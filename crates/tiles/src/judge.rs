@@ -10,7 +10,9 @@ use std::time::Duration;
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, Clock, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{
+    CaseId, Clock, Figure, GameSpec, Legend, Metric, Scored, Settings, Solve, Term, Verdict,
+};
 use serde_json::Value;
 
 use crate::ai;
@@ -41,6 +43,63 @@ impl GameSpec for Tiles {
     const TIME_LIMIT: Duration = Duration::from_secs(20);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+    const LEGEND: &'static Legend = &Legend {
+        score: Figure {
+            name: "score",
+            decimals: 0,
+            about: "tiles used (placed, or R applied), + S for each line cleared, + 3S for a \
+                    row and a column cleared at once; 0 on a failure",
+        },
+        params: &[
+            Term {
+                name: "N",
+                about: "colours, and shapes (4-10)",
+            },
+            Term {
+                name: "S",
+                about: "the board's side (8-12)",
+            },
+            Term {
+                name: "D",
+                about: "the discard limit (2-4)",
+            },
+        ],
+        metrics: &[
+            Figure {
+                name: "clears",
+                decimals: 0,
+                about: "placements that cleared a line (or two)",
+            },
+            Figure {
+                name: "doubles",
+                decimals: 0,
+                about: "placements that cleared a row and a column at once",
+            },
+            Figure {
+                name: "10k",
+                decimals: 0,
+                about: "1 when the game reached the cap of 10,000 moves (discards count), so \
+                        its total counts such games",
+            },
+        ],
+        players: &[
+            Term {
+                name: "ai",
+                about: "an expectimax over the next tile (two tiles deep for its best \
+                        replies), weights tuned per N, S and D",
+            },
+            Term {
+                name: "greedy",
+                about: "the first legal cell with the most neighbours; discards a tile that \
+                        fits nowhere",
+            },
+            Term {
+                name: "random",
+                about: "a uniformly random legal reply",
+            },
+        ],
+        cases: None,
+    };
 
     /// The settings of the weights every case's tuned weights start from (a case's own
     /// weights differ by its kinds, board and discards: `ai::search::tuned_weights`).
