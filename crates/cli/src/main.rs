@@ -440,8 +440,44 @@ fn breakdown_text(game: &dyn Game, outcomes: &[CaseOutcome], by: &[String]) -> S
         "{} by {}:\n{}\n",
         game.name(),
         by.join(","),
-        breakdown::table(&breakdown::groups(outcomes, by))
+        breakdown::table(game.legend(), &breakdown::groups(outcomes, by))
     )
+}
+
+/// The summary table of the games played (`played` and `summaries` in the same order) and,
+/// under it, what its figures mean: the legend of each game, naming the metrics its cases
+/// showed and, where cases showed ids other than seeds, how those read; `wall` is the run's
+/// duration and threads, when known.
+fn summary_text(
+    played: &[(&'static dyn Game, Vec<CaseOutcome>)],
+    summaries: &[(&'static str, Summary)],
+    wall: Option<(Duration, usize)>,
+) -> String {
+    let rows: Vec<(&str, &marathon_core::Legend, &Summary)> = played
+        .iter()
+        .zip(summaries)
+        .map(|((game, _), (_, summary))| (game.name(), game.legend(), summary))
+        .collect();
+    let mut text = report::summary_table(&rows);
+    let legends: Vec<_> = played
+        .iter()
+        .map(|(game, outcomes)| {
+            let mut shown: Vec<&str> = Vec::new();
+            for metric in outcomes.iter().flat_map(|o| &o.metrics) {
+                if !shown.contains(&metric.name) {
+                    shown.push(metric.name);
+                }
+            }
+            (game.name(), game.legend(), Some(shown))
+        })
+        .collect();
+    let case_ids = played
+        .iter()
+        .flat_map(|(_, outcomes)| outcomes)
+        .any(|o| o.case.name.is_some() || o.case.group.is_some());
+    text.push('\n');
+    text.push_str(&report::legend(&legends, case_ids, wall));
+    text
 }
 
 /// Each game's cases and summary, as the run report reads them.
@@ -455,6 +491,7 @@ fn game_runs<'a>(
         .map(|((game, outcomes), (_, summary))| run_report::GameRun {
             game: game.name(),
             maximize: game.maximize(),
+            legend: game.legend(),
             outcomes,
             summary,
         })
@@ -504,13 +541,13 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     let mut summaries = Vec::new();
     for (game, outcomes) in &played {
         if !args.summary_only {
-            out.print(&report::case_table(outcomes, None));
+            out.print(&report::case_table(game.legend(), outcomes, None));
             out.print("\n");
         }
         out.print(&breakdown_text(*game, outcomes, &args.by));
         summaries.push((game.name(), Summary::of(outcomes, None)));
     }
-    out.print(&report::summary_table(&summaries));
+    out.print(&summary_text(&played, &summaries, None));
     let mut errors = Vec::new();
     if let Some(path) = &args.json {
         let mut text = String::new();
@@ -813,6 +850,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     let mut summaries = Vec::new();
     let mut played = Vec::new();
     let mut asked = 0;
+    let started = Instant::now();
     for (game, config, cases) in &plans {
         if interrupt::requested().is_some() {
             break;
@@ -834,7 +872,11 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             None => None,
         };
         if !tour && !args.summary_only {
-            out.print(&report::case_table(&outcomes, relative.as_deref()));
+            out.print(&report::case_table(
+                game.legend(),
+                &outcomes,
+                relative.as_deref(),
+            ));
             out.print("\n");
         }
         out.print(&breakdown_text(*game, &outcomes, &args.by));
@@ -842,7 +884,15 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         played.push((*game, outcomes));
     }
     process_tree::kill_adopted();
-    out.print(&report::summary_table(&summaries));
+    let threads = match options.threads {
+        0 => cpus,
+        threads => threads,
+    };
+    out.print(&summary_text(
+        &played,
+        &summaries,
+        Some((started.elapsed(), threads)),
+    ));
     let cases_played: usize = played.iter().map(|(_, outcomes)| outcomes.len()).sum();
     if let Some(signal) = interrupt::requested() {
         let total: usize = plans.iter().map(|(_, _, cases)| cases.len()).sum();

@@ -11,12 +11,14 @@ use std::path::Path;
 use crate::record::CaseRecord;
 use crate::report::Summary;
 use marathon_core::replay::escape_html as escape;
-use marathon_core::{CaseOutcome, PlayerSpec, format_score};
+use marathon_core::{CaseOutcome, Legend, PlayerSpec, format_score};
 
 /// One game's part of a run.
 pub struct GameRun<'a> {
     pub game: &'a str,
     pub maximize: bool,
+    /// How the game's figures print.
+    pub legend: &'a Legend,
     pub outcomes: &'a [CaseOutcome],
     pub summary: &'a Summary,
 }
@@ -154,8 +156,8 @@ pub fn html(runs: &[GameRun], setup: &RunSetup, earlier: Option<&EarlierRun>) ->
         )),
         escape(command)
     );
-    let summaries: Vec<(&str, Summary)> =
-        runs.iter().map(|r| (r.game, r.summary.clone())).collect();
+    let summaries: Vec<(&str, &Legend, &Summary)> =
+        runs.iter().map(|r| (r.game, r.legend, r.summary)).collect();
     let _ = writeln!(
         body,
         "<h2>Summary</h2><pre>{}</pre>",
@@ -196,7 +198,7 @@ fn game_section(out: &mut String, run: &GameRun, setup: &RunSetup, earlier: Opti
         let _ = writeln!(
             out,
             "<pre>{}</pre>",
-            escape(&crate::breakdown::table(&groups))
+            escape(&crate::breakdown::table(run.legend, &groups))
         );
     }
     let _ = writeln!(out, "<h3>Distribution of scores</h3>");
@@ -449,6 +451,7 @@ mod tests {
         let mut run = GameRun {
             game: "linez",
             maximize: true,
+            legend: marathon_games::lookup("linez").unwrap().legend(),
             outcomes: &outcomes,
             summary: &summary,
         };
@@ -494,6 +497,7 @@ mod tests {
         let run = GameRun {
             game: "linez",
             maximize: true,
+            legend: marathon_games::lookup("linez").unwrap().legend(),
             outcomes: &outcomes,
             summary: &summary,
         };

@@ -76,8 +76,8 @@ impl GameSpec for Solitaire {
             },
         ],
         cases: Some(
-            "g6:3 is seed 3 of group 6 (--group 6 --seeds 3); g6-1, g1 name official cases \
-             (--official), g6-1 the first of group 6",
+            "g6:3 means seed 3 of group 6 (--group 6 --seeds 3), g6-1 the first official case \
+             of group 6 (--official; g1 and g2 are groups 1 and 2's only ones)",
         ),
     };
 
