@@ -14,7 +14,7 @@ use crate::env::{self, Environment, Turn};
 use crate::legend::Legend;
 use crate::replay::{Recording, Viewer};
 use crate::rng::FastRng;
-use crate::settings::Settings;
+use crate::settings::{Setting, Settings};
 use crate::verdict::Verdict;
 
 /// A game as the CLI, the runner and the tests see it, whatever its environment: implemented
@@ -37,12 +37,8 @@ pub trait Game: Sync {
     /// What the game's tables show and its players are, in words, and each figure's decimals.
     fn legend(&self) -> &'static Legend;
     /// Built-in player `player`'s settings with `given` applied (`--set`): every setting's
-    /// name and value, or what is wrong with `given`.
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String>;
+    /// name, value and meaning, or what is wrong with `given`.
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String>;
     /// What a program reads of the case before its first reply, in the protocol's text; an
     /// error says what is wrong with the case id.
     fn generate(&self, case: &CaseId) -> Result<String, String>;
@@ -116,11 +112,7 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     }
     /// Built-in player `player`'s settings with `given` applied: every setting's name and
     /// value, or what is wrong with `given` (the default: a player without settings).
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         given.apply(player, &mut []).map(|()| Vec::new())
     }
     /// The case at its start; an error says what is wrong with the case id.
@@ -208,11 +200,7 @@ impl<G: GameSpec> Game for G {
         G::LEGEND
     }
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         GameSpec::settings(self, player, given)
     }
 

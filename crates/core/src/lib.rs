@@ -32,5 +32,5 @@ pub use game::{
 pub use legend::{Figure, Legend, Term, format_fixed, format_total};
 pub use observation::{invalid_data, read_line, read_observation};
 pub use seeds::parse_seed_set;
-pub use settings::{Settings, Tunable};
+pub use settings::{Setting, Settings, Tunable};
 pub use verdict::Verdict;

@@ -9,7 +9,7 @@ use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::{
-    CaseId, Clock, Figure, GameSpec, Legend, Scored, Settings, Solve, Term, Verdict,
+    CaseId, Clock, Figure, GameSpec, Legend, Scored, Setting, Settings, Solve, Term, Verdict,
 };
 use serde_json::Value;
 
@@ -64,11 +64,7 @@ impl GameSpec for Linez {
         cases: None,
     };
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         ai::PlayerSettings::new(player, given).map(|mut settings| settings.list(player))
     }
 

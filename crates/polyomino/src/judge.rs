@@ -12,7 +12,7 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, Figure, GameSpec, Legend, Metric, Scored, Settings, Solve, Term, Verdict,
+    CaseId, Figure, GameSpec, Legend, Metric, Scored, Setting, Settings, Solve, Term, Verdict,
 };
 use serde_json::Value;
 
@@ -105,11 +105,7 @@ impl GameSpec for Polyomino {
         cases: None,
     };
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         let params = ai::player_params(player, given)?;
         Ok(list_part(ai::reads_params(player), &params))
     }

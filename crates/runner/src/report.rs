@@ -135,10 +135,13 @@ impl Formats<'_> {
     }
 }
 
-/// A column of the per-case table: its heading and each case's cell (`index` in the run).
+/// A case's cell of a column, from its index in the run and its outcome.
+type Cell<'a> = Box<dyn Fn(usize, &CaseOutcome) -> String + 'a>;
+
+/// A column of the per-case table: its heading and each case's cell.
 struct Column<'a> {
     heading: String,
-    cell: Box<dyn Fn(usize, &CaseOutcome) -> String + 'a>,
+    cell: Cell<'a>,
 }
 
 impl<'a> Column<'a> {
@@ -367,18 +370,27 @@ pub fn legend(
 /// `text` broken into lines of at most 100 columns at spaces, every line after the first
 /// behind `indent`.
 pub fn wrap(text: &str, indent: &str) -> String {
+    wrap_after("", text, indent)
+}
+
+/// `prefix` as it is (an aligned name), then `text` broken into lines of at most 100 columns
+/// at spaces, every line after the first behind `indent`.
+pub fn wrap_after(prefix: &str, text: &str, indent: &str) -> String {
     const WIDTH: usize = 100;
     let mut out = String::new();
-    let mut line = String::new();
+    let mut line = prefix.to_string();
+    let mut words_on_line = 0;
     for word in text.split(' ').filter(|word| !word.is_empty()) {
-        if !line.trim().is_empty() && line.chars().count() + 1 + word.chars().count() > WIDTH {
+        if words_on_line > 0 && line.chars().count() + 1 + word.chars().count() > WIDTH {
             out.push_str(line.trim_end());
             out.push('\n');
             line = indent.to_string();
-        } else if !line.trim().is_empty() {
+            words_on_line = 0;
+        } else if words_on_line > 0 {
             line.push(' ');
         }
         line.push_str(word);
+        words_on_line += 1;
     }
     out.push_str(line.trim_end());
     out.push('\n');

@@ -12,7 +12,8 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, Clock, Figure, GameSpec, Legend, Metric, Scored, Settings, Solve, Term, Verdict,
+    CaseId, Clock, Figure, GameSpec, Legend, Metric, Scored, Setting, Settings, Solve, Term,
+    Verdict,
 };
 use serde_json::Value;
 
@@ -92,11 +93,7 @@ impl GameSpec for Solitaire {
             .collect()
     }
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         let weights = ai::player_weights(player, given)?;
         Ok(list_part(ai::reads_weights(player), &weights))
     }

@@ -11,7 +11,8 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, Clock, Figure, GameSpec, Legend, Metric, Scored, Settings, Solve, Term, Verdict,
+    CaseId, Clock, Figure, GameSpec, Legend, Metric, Scored, Setting, Settings, Solve, Term,
+    Verdict,
 };
 use serde_json::Value;
 
@@ -103,11 +104,7 @@ impl GameSpec for Tiles {
 
     /// The settings of the weights every case's tuned weights start from (a case's own
     /// weights differ by its kinds, board and discards: `ai::search::tuned_weights`).
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         let weights = ai::player_weights(player, ai::Weights::default(), given)?;
         Ok(list_part(ai::reads_weights(player), &weights))
     }
