@@ -814,11 +814,42 @@ fn bad_time_limits_are_refused() {
 fn player_settings_are_listed_checked_and_played() {
     let listed = run(&["players", "linez"]);
     listed.assert_success();
-    assert!(listed.stdout.contains("depth=3"), "{}", listed.stdout);
+    let lines: Vec<&str> = listed.stdout.lines().collect();
+    let line_of = |start: &str| -> Vec<&str> {
+        let line = lines
+            .iter()
+            .find(|line| line.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?}:\n{}", listed.stdout));
+        line.split_whitespace().collect()
+    };
+    // Every player and setting is described; an unbounded count reads `none`.
+    assert_eq!(line_of("hand")[..4], ["hand", "the", "same", "search"]);
+    assert_eq!(line_of("depth=3")[..3], ["depth=3", "spawns", "per"]);
+    assert_eq!(line_of("max_rounds=none")[1..3], ["the", "most"]);
+    assert_eq!(
+        line_of("random")[1..],
+        ["a", "uniformly", "random", "legal", "move"]
+    );
     assert!(
-        listed.stdout.contains("random  (no settings)"),
+        !listed.stdout.contains(&u64::MAX.to_string()),
         "{}",
         listed.stdout
+    );
+    assert!(
+        listed.stdout.contains("What its tables show:"),
+        "{}",
+        listed.stdout
+    );
+    assert!(
+        listed.stdout.lines().all(|l| l.chars().count() <= 100),
+        "{}",
+        listed.stdout
+    );
+    let tiles = run(&["players", "tiles"]);
+    assert!(
+        tiles.stdout.contains("10k = 1 when the game reached"),
+        "{}",
+        tiles.stdout
     );
     // Refused before anything plays, naming the setting and the ones there are.
     for (args, needles) in [
@@ -828,6 +859,10 @@ fn player_settings_are_listed_checked_and_played() {
         ),
         (&["--set", "depth=9"], &["depth=9", "1 to 4"]),
         (&["--set", "depth=two"], &["depth=two"]),
+        (
+            &["--set", "max_rounds=lots"],
+            &["max_rounds=lots", "or none"],
+        ),
         (&["--set", "depth"], &["NAME=VALUE"]),
         (
             &["--player", "random", "--set", "depth=2"],
@@ -851,6 +886,19 @@ fn player_settings_are_listed_checked_and_played() {
     );
     let scores = |cases: &[Value]| cases.iter().map(score).collect::<Vec<_>>();
     assert_ne!(scores(&default), scores(&narrow));
+    // `none`, as listed, is a value: no bound, the default.
+    let (_, unbounded) = play_json(
+        &dir,
+        &[
+            "--seeds",
+            "1-2",
+            "--effort",
+            "2",
+            "--set",
+            "max_rounds=none",
+        ],
+    );
+    assert_eq!(scores(&unbounded), scores(&default));
 }
 
 /// With `--best`, the table's relative scores are the JSON lines': against the best known
