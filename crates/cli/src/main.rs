@@ -498,6 +498,103 @@ fn game_runs<'a>(
         .collect()
 }
 
+/// A file `merge` joins: its cases, and the parts of the run they say they are (`--shard`;
+/// one, unless files were concatenated).
+struct Part<'a> {
+    path: &'a Path,
+    cases: usize,
+    shards: Vec<Shard>,
+}
+
+impl<'a> Part<'a> {
+    /// The part `records` (read from `path`) make.
+    fn of(path: &'a Path, records: &[CaseRecord]) -> Result<Self, Stop> {
+        let mut shards = Vec::new();
+        for (number, record) in records.iter().enumerate() {
+            if let Some(text) = &record.shard {
+                let shard = Shard::parse(text)
+                    .map_err(|e| format!("{}: record {}: shard {e}", path.display(), number + 1))?;
+                if !shards.contains(&shard) {
+                    shards.push(shard);
+                }
+            }
+        }
+        Ok(Part {
+            path,
+            cases: records.len(),
+            shards,
+        })
+    }
+
+    /// `part-1.jsonl 34 cases (shard 1/3)`.
+    fn describe(&self) -> String {
+        let cases = match self.cases {
+            1 => "1 case".to_string(),
+            n => format!("{n} cases"),
+        };
+        let shards: Vec<String> = self.shards.iter().map(Shard::to_string).collect();
+        match shards.len() {
+            0 => format!("{} {cases}", self.path.display()),
+            1 => format!("{} {cases} (shard {})", self.path.display(), shards[0]),
+            _ => format!(
+                "{} {cases} (shards {})",
+                self.path.display(),
+                shards.join(", ")
+            ),
+        }
+    }
+}
+
+/// What is missing from a run of shards: parts of `N` not given, or parts of runs split in
+/// different numbers of parts; `None` when every part of the run is there (or the files were
+/// not played as shards).
+fn missing_parts(parts: &[Part]) -> Option<String> {
+    let shards: Vec<Shard> = parts.iter().flat_map(|part| part.shards.clone()).collect();
+    let counts: std::collections::BTreeSet<usize> = shards.iter().map(|s| s.count).collect();
+    match counts.len() {
+        0 => None,
+        1 => {
+            let count = shards[0].count;
+            let missing: Vec<String> = (1..=count)
+                .filter(|&index| !shards.iter().any(|s| s.index == index))
+                .map(|index| index.to_string())
+                .collect();
+            (!missing.is_empty()).then(|| {
+                format!(
+                    "the run was played in {count} parts and {} of them {} not given (part{} {}): \
+                     the tables cover only the parts given",
+                    missing.len(),
+                    if missing.len() == 1 { "is" } else { "are" },
+                    if missing.len() == 1 { "" } else { "s" },
+                    abbreviate(&missing)
+                )
+            })
+        }
+        _ => {
+            let given: Vec<String> = shards.iter().map(Shard::to_string).collect();
+            Some(format!(
+                "the parts come from runs split in different numbers of parts ({}): they may \
+                 overlap or leave cases out",
+                given.join(", ")
+            ))
+        }
+    }
+}
+
+/// A long list cut to its first and last items.
+fn abbreviate(items: &[String]) -> String {
+    const SHOWN: usize = 10;
+    if items.len() <= SHOWN {
+        items.join(", ")
+    } else {
+        format!(
+            "{}, ... {}",
+            items[..SHOWN - 1].join(", "),
+            items[items.len() - 1]
+        )
+    }
+}
+
 /// `marathon merge`: the parts of a run, joined.
 fn merge(args: MergeArgs) -> Result<(), Stop> {
     for (flag, path) in [("--json", &args.json), ("--report", &args.report)] {
@@ -507,8 +604,11 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     }
     let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
     let mut records = Vec::new();
+    let mut parts = Vec::new();
     for path in &args.files {
-        for record in CaseRecord::read_file(path)? {
+        let read = CaseRecord::read_file(path)?;
+        parts.push(Part::of(path, &read)?);
+        for record in read {
             let key = (record.game.clone(), record.case_key());
             if let Some(first) = seen.insert(key, path) {
                 return Err(Stop::Usage(format!(
@@ -521,6 +621,9 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
             }
             records.push(record);
         }
+    }
+    if let Some(warning) = missing_parts(&parts) {
+        let _ = writeln!(io::stderr(), "marathon merge: warning: {warning}");
     }
     let mut played: Vec<(&'static dyn Game, Vec<CaseOutcome>)> = Vec::new();
     for record in &records {
@@ -539,6 +642,17 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     }
     let mut out = Stdout::default();
     let mut summaries = Vec::new();
+    let held: Vec<String> = parts.iter().map(Part::describe).collect();
+    out.print(&report::wrap(
+        &format!(
+            "merged {} part{}: {}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" },
+            held.join(", ")
+        ),
+        "  ",
+    ));
+    out.print("\n");
     for (game, outcomes) in &played {
         if !args.summary_only {
             out.print(&report::case_table(game.legend(), outcomes, None));
@@ -551,9 +665,9 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     let mut errors = Vec::new();
     if let Some(path) = &args.json {
         let mut text = String::new();
-        for (_, outcomes) in &played {
+        for (game, outcomes) in &played {
             for outcome in outcomes {
-                text.push_str(&CaseRecord::new(outcome, None).to_line());
+                text.push_str(&CaseRecord::new(game.legend(), outcome, None).to_line());
                 text.push('\n');
             }
         }
@@ -752,6 +866,8 @@ struct Sinks {
     kept: Option<KeptRun>,
     /// The first error keeping the run; reported at its end.
     kept_error: Option<String>,
+    /// The part of the run played (`--shard`), written into every record.
+    shard: Option<Shard>,
 }
 
 impl Sinks {
@@ -763,7 +879,9 @@ impl Sinks {
             }
             best.relative(outcome, game.maximize())
         });
-        let line = CaseRecord::new(outcome, relative).to_line();
+        let mut record = CaseRecord::new(game.legend(), outcome, relative);
+        record.shard = self.shard.map(|shard| shard.to_string());
+        let line = record.to_line();
         if let (Some((path, file)), None) = (&mut self.json, &self.json_error)
             && let Err(e) = file.write_all(format!("{line}\n").as_bytes())
         {
@@ -894,6 +1012,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         best_changed: false,
         kept,
         kept_error: None,
+        shard: args.shard,
     };
     watch_signals()?;
     process_tree::adopt_orphans();

@@ -9,6 +9,22 @@ pub struct Term {
     pub about: &'static str,
 }
 
+/// A parameter of a case: its name, the kind of its values and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    pub about: &'static str,
+}
+
+/// What a parameter's values are, and so their one type in JSON records: every value of a
+/// parameter has the same type (solitaire's alphabet `12` is text, as `tld` is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Integer,
+    Text,
+}
+
 /// A figure of a case (its score or a metric): its name, what it means, and the decimals tables
 /// show it with, the same on every row (0 for a figure that is a whole number).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +40,7 @@ pub struct Legend {
     /// The score of a case.
     pub score: Figure,
     /// The case's parameters, in the order of [`crate::GameSpec::PARAMS`].
-    pub params: &'static [Term],
+    pub params: &'static [Param],
     /// The game's own figures of a case, in the order the game gives them.
     pub metrics: &'static [Figure],
     /// The built-in players, in the order of [`crate::GameSpec::PLAYERS`].
@@ -35,6 +51,11 @@ pub struct Legend {
 }
 
 impl Legend {
+    /// The parameter called `name`, if the game's cases have one.
+    pub fn param(&self, name: &str) -> Option<&Param> {
+        self.params.iter().find(|param| param.name == name)
+    }
+
     /// The metric called `name`, if the game has one.
     pub fn metric(&self, name: &str) -> Option<&Figure> {
         self.metrics.iter().find(|metric| metric.name == name)

@@ -29,7 +29,7 @@ pub use game::{
     Game, GameSpec, Replayed, Scored, Solve, Started, Transcript, spawn_recorded_player,
     start_player,
 };
-pub use legend::{Figure, Legend, Term, format_fixed, format_total};
+pub use legend::{Figure, Legend, Param, ParamKind, Term, format_fixed, format_total};
 pub use observation::{invalid_data, read_line, read_observation};
 pub use seeds::parse_seed_set;
 pub use settings::{Setting, Settings, Tunable};

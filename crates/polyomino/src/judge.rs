@@ -12,7 +12,8 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, Figure, GameSpec, Legend, Metric, Scored, Setting, Settings, Solve, Term, Verdict,
+    CaseId, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting, Settings, Solve,
+    Term, Verdict,
 };
 use serde_json::Value;
 
@@ -44,16 +45,19 @@ impl GameSpec for Polyomino {
             about: "raw * (1 - 0.01 * seconds counted): 1% off per second; 0 on a failure",
         },
         params: &[
-            Term {
+            Param {
                 name: "W",
+                kind: ParamKind::Integer,
                 about: "the board's width (20-200)",
             },
-            Term {
+            Param {
                 name: "H",
+                kind: ParamKind::Integer,
                 about: "the board's height (20-200)",
             },
-            Term {
+            Param {
                 name: "K",
+                kind: ParamKind::Integer,
                 about: "cells covered at the start",
             },
         ],

@@ -77,12 +77,12 @@ pub fn play(plan: &Plan, mut finished: impl FnMut(String)) -> (Vec<String>, bool
         progress: false,
     };
     let run = run_cases(plan.game, &plan.cases, &plan.config, &options, |outcome| {
-        finished(CaseRecord::new(outcome, None).to_line())
+        finished(CaseRecord::new(plan.game.legend(), outcome, None).to_line())
     });
     let lines = run
         .outcomes
         .iter()
-        .map(|outcome| CaseRecord::new(outcome, None).to_line())
+        .map(|outcome| CaseRecord::new(plan.game.legend(), outcome, None).to_line())
         .collect();
     (lines, run.interrupted)
 }

@@ -15,8 +15,8 @@ use std::time::Duration;
 use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, Clock, Figure, GameSpec, Legend, Metric, PlayConfig, PlayerSpec, Scored, Solve,
-    Started, Term, Verdict,
+    CaseId, Clock, Figure, GameSpec, Legend, Metric, Param, ParamKind, PlayConfig, PlayerSpec,
+    Scored, Solve, Started, Term, Verdict,
 };
 use serde_json::Value;
 
@@ -48,12 +48,14 @@ impl GameSpec for Reversi {
                     board's cells; 0 on a failure",
         },
         params: &[
-            Term {
+            Param {
                 name: "N",
+                kind: ParamKind::Integer,
                 about: "the board's side (7-12)",
             },
-            Term {
+            Param {
                 name: "P",
+                kind: ParamKind::Integer,
                 about: "players: 3 on odd boards, 4 on even ones",
             },
         ],

@@ -469,7 +469,8 @@ mod tests {
     fn line(game: &'static str, case: CaseId, score: f64) -> String {
         let mut outcome = outcome(case, score, Verdict::Ok);
         outcome.game = game;
-        CaseRecord::new(&outcome, None).to_line()
+        let legend = marathon_games::lookup(game).unwrap().legend();
+        CaseRecord::new(legend, &outcome, None).to_line()
     }
 
     #[test]

@@ -12,8 +12,8 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, Clock, Figure, GameSpec, Legend, Metric, Scored, Setting, Settings, Solve, Term,
-    Verdict,
+    CaseId, Clock, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting, Settings,
+    Solve, Term, Verdict,
 };
 use serde_json::Value;
 
@@ -47,8 +47,9 @@ impl GameSpec for Solitaire {
             decimals: 0,
             about: "removals, plus the bonuses for runs, sets and alternations; 0 on a failure",
         },
-        params: &[Term {
+        params: &[Param {
             name: "alphabet",
+            kind: ParamKind::Text,
             about: "the piece types the stacks are drawn from: 1-4, t torn, l lopare, d dam, \
                     s springare",
         }],

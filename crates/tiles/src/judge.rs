@@ -11,8 +11,8 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, Clock, Figure, GameSpec, Legend, Metric, Scored, Setting, Settings, Solve, Term,
-    Verdict,
+    CaseId, Clock, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting, Settings,
+    Solve, Term, Verdict,
 };
 use serde_json::Value;
 
@@ -52,16 +52,19 @@ impl GameSpec for Tiles {
                     row and a column cleared at once; 0 on a failure",
         },
         params: &[
-            Term {
+            Param {
                 name: "N",
+                kind: ParamKind::Integer,
                 about: "colours, and shapes (4-10)",
             },
-            Term {
+            Param {
                 name: "S",
+                kind: ParamKind::Integer,
                 about: "the board's side (8-12)",
             },
-            Term {
+            Param {
                 name: "D",
+                kind: ParamKind::Integer,
                 about: "the discard limit (2-4)",
             },
         ],

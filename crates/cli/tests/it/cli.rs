@@ -1050,6 +1050,34 @@ fn shards_merged_are_the_whole_run() {
         cells
     };
     assert_eq!(summary_row(&merge.stdout), summary_row(&whole_run.stdout));
+    // Each part's records say which part they are; merge says what each part held and, for a
+    // whole run, warns of nothing.
+    for (index, part) in parts.iter().enumerate() {
+        let text = std::fs::read_to_string(part).unwrap();
+        for line in text.lines() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["shard"], format!("{}/3", index + 1), "{line}");
+        }
+    }
+    let held = merge.stdout.lines().next().unwrap().to_owned();
+    assert!(held.starts_with("merged 3 parts: "), "{held}");
+    for (part, cases, shard) in [(&parts[0], 3, 1), (&parts[1], 2, 2), (&parts[2], 2, 3)] {
+        let said = format!("{part} {cases} cases (shard {shard}/3)");
+        assert!(merge.stdout.contains(&said), "{said}:\n{}", merge.stdout);
+    }
+    assert!(!merge.stderr.contains("warning"), "{}", merge.stderr);
+    // Parts 1 and 3 of 3 merge, with a warning that part 2 is missing.
+    let partial = run(&["merge", "--summary-only", &parts[0], &parts[2]]);
+    partial.assert_success();
+    assert!(
+        partial
+            .stderr
+            .contains("warning: the run was played in 3 parts")
+            && partial.stderr.contains("(part 2)"),
+        "{}",
+        partial.stderr
+    );
+    assert_eq!(summary_row(&partial.stdout)[1], "5", "{}", partial.stdout);
     // A case in two parts is refused, naming it and both files.
     let twice = run(&["merge", &parts[0], &parts[0]]);
     twice.assert_usage_error(&["is in both", &parts[0]]);

@@ -191,8 +191,9 @@ fn the_legend_describes_every_player_parameter_and_metric() {
         assert_eq!(players, game.players(), "{name}: the players, in order");
         let params: Vec<&str> = legend.params.iter().map(|term| term.name).collect();
         assert_eq!(params, game.params(), "{name}: the parameters, in order");
-        let terms = legend.players.iter().chain(legend.params);
-        assert!(terms.clone().all(|term| !term.about.is_empty()), "{name}");
+        let abouts = legend.players.iter().map(|term| term.about);
+        let mut abouts = abouts.chain(legend.params.iter().map(|param| param.about));
+        assert!(abouts.all(|about| !about.is_empty()), "{name}");
         assert!(
             legend.metrics.iter().all(|figure| !figure.about.is_empty()),
             "{name}"
