@@ -1241,6 +1241,43 @@ fn solve_rejects_malformed_input_with_a_message() {
     }
 }
 
+/// A grouped case's table shows its id, and the legend under it says how such ids read; its
+/// record's alphabet is text also when it is all digits.
+#[test]
+fn grouped_cases_are_explained_and_their_alphabet_is_text() {
+    let dir = TempDir::new("grouped");
+    let (run, cases) = play_game_json(
+        &dir,
+        "solitaire",
+        &[
+            "--group",
+            "3",
+            "--seeds",
+            "1-2",
+            "--effort",
+            "1",
+            "--time-limit",
+            NO_HURRY,
+        ],
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("g3:1 ")),
+        "{}",
+        run.stdout
+    );
+    let legend = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        legend.contains("case = g6:3 means seed 3 of group 6"),
+        "{legend}"
+    );
+    assert!(legend.contains("alphabet = the piece types"), "{legend}");
+    for case in &cases {
+        assert_eq!(case["params"]["alphabet"], "12", "{case}");
+    }
+}
+
 #[test]
 fn tour_prints_a_summary_naming_every_game() {
     let run = run(&[
@@ -1272,6 +1309,20 @@ fn tour_prints_a_summary_naming_every_game() {
         // game, cases, mean, total, median, min, max, failures, time
         assert_eq!(row[1], "2", "{row:?}");
         assert_eq!(row[7], "0", "{row:?}");
+    }
+    // Under the summary, what it means: what time sums, and each game's figures.
+    assert!(
+        run.stdout
+            .contains("\ntime = the players' time as the judge counts it, summed over"),
+        "{}",
+        run.stdout
+    );
+    for game in marathon_games::names() {
+        assert!(
+            run.stdout.contains(&format!("\n{game}: score = ")),
+            "{game}: {}",
+            run.stdout
+        );
     }
     // The note tells what was actually played.
     assert!(run.stdout.contains("seeds 1-2"), "{}", run.stdout);
