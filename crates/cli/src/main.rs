@@ -445,9 +445,8 @@ fn breakdown_text(game: &dyn Game, outcomes: &[CaseOutcome], by: &[String]) -> S
 }
 
 /// The summary table of the games played (`played` and `summaries` in the same order) and,
-/// under it, what its figures mean: the legend of each game, naming the metrics its cases
-/// showed and, where cases showed ids other than seeds, how those read; `wall` is the run's
-/// duration and threads, when known.
+/// under it, what its figures mean ([`report::legend`]); `wall` is the run's duration and
+/// threads, when known.
 fn summary_text(
     played: &[(&'static dyn Game, Vec<CaseOutcome>)],
     summaries: &[(&'static str, Summary)],
@@ -459,24 +458,12 @@ fn summary_text(
         .map(|((game, _), (_, summary))| (game.name(), game.legend(), summary))
         .collect();
     let mut text = report::summary_table(&rows);
-    let legends: Vec<_> = played
+    let legends: Vec<(&str, &marathon_core::Legend, &[CaseOutcome])> = played
         .iter()
-        .map(|(game, outcomes)| {
-            let mut shown: Vec<&str> = Vec::new();
-            for metric in outcomes.iter().flat_map(|o| &o.metrics) {
-                if !shown.contains(&metric.name) {
-                    shown.push(metric.name);
-                }
-            }
-            (game.name(), game.legend(), Some(shown))
-        })
+        .map(|(game, outcomes)| (game.name(), game.legend(), outcomes.as_slice()))
         .collect();
-    let case_ids = played
-        .iter()
-        .flat_map(|(_, outcomes)| outcomes)
-        .any(|o| o.case.name.is_some() || o.case.group.is_some());
     text.push('\n');
-    text.push_str(&report::legend(&legends, case_ids, wall));
+    text.push_str(&report::legend(&legends, wall));
     text
 }
 

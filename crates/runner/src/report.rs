@@ -319,12 +319,11 @@ pub fn summary_table(summaries: &[(&str, &Legend, &Summary)]) -> String {
 }
 
 /// What the tables above it mean, for a newcomer: what `time` counts (`wall`: the run's own
-/// duration and threads, when known), then for each game its score, parameters and metrics
-/// (those `metrics` names, when given: the ones its tables showed), and how its case ids read
-/// when `case_ids` (the tables showed such ids). Lines are wrapped to 100 columns.
+/// duration and threads, when known), then for each game (its name, legend and the cases its
+/// tables showed) its score, parameters and the metrics its cases have, and how case ids read
+/// when a case's id is not its bare seed. Lines are wrapped to 100 columns.
 pub fn legend(
-    games: &[(&str, &Legend, Option<Vec<&str>>)],
-    case_ids: bool,
+    games: &[(&str, &Legend, &[CaseOutcome])],
     wall: Option<(Duration, usize)>,
 ) -> String {
     let mut out = String::new();
@@ -340,7 +339,7 @@ pub fn legend(
         );
     }
     out.push_str(&wrap(&time, "  "));
-    for (game, legend, metrics) in games {
+    for (game, legend, outcomes) in games {
         let mut terms = vec![format!("score = {}", legend.score.about)];
         terms.extend(
             legend
@@ -348,17 +347,17 @@ pub fn legend(
                 .iter()
                 .map(|term| format!("{} = {}", term.name, term.about)),
         );
+        let shown = metric_names(legend, outcomes);
         terms.extend(
             legend
                 .metrics
                 .iter()
-                .filter(|figure| {
-                    metrics
-                        .as_ref()
-                        .is_none_or(|shown| shown.contains(&figure.name))
-                })
+                .filter(|figure| shown.contains(&figure.name))
                 .map(|figure| format!("{} = {}", figure.name, figure.about)),
         );
+        let case_ids = outcomes
+            .iter()
+            .any(|o| o.case.name.is_some() || o.case.group.is_some());
         if case_ids && let Some(cases) = legend.cases {
             terms.push(format!("case = {cases}"));
         }
@@ -671,13 +670,25 @@ mod tests {
 
     #[test]
     fn the_legend_says_what_time_sums_and_what_the_figures_mean() {
+        let with_metric = |game: &'static str, case: CaseId, names: &[&'static str]| {
+            let mut o = outcome(1, 1.0, Verdict::Ok);
+            o.game = game;
+            o.case = case;
+            o.metrics = names
+                .iter()
+                .map(|&name| marathon_core::Metric { name, value: 1.0 })
+                .collect();
+            o
+        };
+        let tiles = [with_metric("tiles", CaseId::seed(1), &["clears", "10k"])];
+        let reversi = [with_metric("reversi", CaseId::seed(1), &["owned"])];
+        let grouped = [with_metric("solitaire", CaseId::in_group(6, 3), &[])];
         let text = legend(
             &[
-                ("tiles", legend_of("tiles"), None),
-                ("reversi", legend_of("reversi"), Some(vec!["owned"])),
-                ("solitaire", legend_of("solitaire"), Some(Vec::new())),
+                ("tiles", legend_of("tiles"), &tiles),
+                ("reversi", legend_of("reversi"), &reversi),
+                ("solitaire", legend_of("solitaire"), &grouped),
             ],
-            true,
             Some((Duration::from_millis(2500), 2)),
         );
         assert!(
@@ -698,11 +709,16 @@ mod tests {
             assert!(text.contains(needle), "{needle}: {text}");
         }
         assert!(
+            !text.contains("doubles ="),
+            "a metric no case showed: {text}"
+        );
+        assert!(
             !text.contains("predicted"),
             "a metric no case showed: {text}"
         );
         assert!(text.contains("g6:3 means seed 3 of group 6"), "{text}");
-        let without_ids = legend(&[("solitaire", legend_of("solitaire"), None)], false, None);
+        let seeds = [with_metric("solitaire", CaseId::seed(3), &[])];
+        let without_ids = legend(&[("solitaire", legend_of("solitaire"), &seeds)], None);
         assert!(!without_ids.contains("g6:3"), "{without_ids}");
     }
 

@@ -163,6 +163,15 @@ pub fn html(runs: &[GameRun], setup: &RunSetup, earlier: Option<&EarlierRun>) ->
         "<h2>Summary</h2><pre>{}</pre>",
         escape(&crate::report::summary_table(&summaries))
     );
+    let legends: Vec<(&str, &Legend, &[CaseOutcome])> = runs
+        .iter()
+        .map(|run| (run.game, run.legend, run.outcomes))
+        .collect();
+    let _ = writeln!(
+        body,
+        "<pre class=\"muted\">{}</pre>",
+        escape(&crate::report::legend(&legends, None))
+    );
     for run in runs {
         game_section(&mut body, run, setup, earlier);
     }
@@ -515,6 +524,13 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("-o linez-g6-9.html"));
+        // What the summary's figures mean is on the page too.
+        assert!(
+            page.contains("time = the players&#39; time")
+                || page.contains("time = the players' time"),
+            "{page}"
+        );
+        assert!(page.contains("score = the points scored"), "{page}");
         assert!(page.contains("&lt;b&gt;") && !page.contains("<b>\""));
         assert!(!page.contains("<x"), "the command is escaped");
         // 9 score bars, 20 histogram bins, 9 time bars.
