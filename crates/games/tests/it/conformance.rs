@@ -339,11 +339,19 @@ fn every_cited_section_of_the_documents_exists() {
             let Some(name) = document.rsplit('/').next().filter(|_| !anchor.is_empty()) else {
                 continue;
             };
-            // Relative links (`../rules.md#...`) and repository paths (`docs/rules.md#...`).
-            let target = ["docs", "."]
-                .iter()
-                .map(|folder| root.join(folder).join(name))
-                .find(|path| path.is_file());
+            // Relative links (`../rules.md#...`, from the citing file's folder), repository
+            // paths (`docs/rules.md#...`), and bare names of documents in docs/ (code comments'
+            // `rules.md#...`). A relative link comes first: `../README.md` from docs/ is the
+            // top README, not docs/README.md.
+            let folder = source.parent().expect("a file in a folder");
+            let target = [
+                folder.join(document),
+                root.join(document),
+                root.join("docs").join(name),
+                root.join(name),
+            ]
+            .into_iter()
+            .find(|path| path.is_file());
             let Some(target) = target else {
                 continue;
             };
