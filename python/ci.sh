@@ -16,6 +16,14 @@ venv="$root/target/python-ci-venv"
 stage() { printf '\n== python: %s\n' "$*"; }
 
 stage "virtualenv $venv (maturin gymnasium numpy pytest ray optuna)"
+# A virtualenv is not relocatable: its scripts (pip, pytest, maturin) start the interpreter by
+# the absolute path it was made at. One copied with target/ from another checkout would install
+# into that checkout's: make a new one.
+# (A path with spaces puts the interpreter on the script's second line.)
+if [ -x "$venv/bin/python" ] && ! head -n 2 "$venv/bin/pip" 2>/dev/null | grep -qF "$venv/bin/python"; then
+    echo "the virtualenv's scripts start another's interpreter ($(head -n 1 "$venv/bin/pip" 2>/dev/null)): making it anew"
+    rm -rf "$venv"
+fi
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 # As if activated: maturin's build hook runs `maturin` from the PATH.
 export PATH="$venv/bin:$PATH"

@@ -15,9 +15,10 @@ Importing the package registers one Gymnasium environment per game, ``marathon/L
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Optional, Sequence, Union
+import warnings
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
-from marathon_games import _core
+from marathon_games import _core, _progress
 from marathon_games._core import games as _games
 from marathon_games.env import MarathonEnv, env_id, register_all
 
@@ -40,13 +41,33 @@ def seeds(seed_set: Seeds) -> list[int]:
     return [int(seed) for seed in seed_set]
 
 
+# `play` and `check` name their argument `seeds`, as the CLI's `--seeds`, hiding the function.
+_read_seeds = seeds
+
+
 def _settings(settings: Optional[Mapping[str, Any]]) -> list[tuple[str, str]]:
     return [(str(name), str(value)) for name, value in (settings or {}).items()]
 
 
+def _seed_list(seeds: Optional[Seeds], seed_set: Optional[Seeds], caller: str) -> list[int]:
+    """The seeds given as ``seeds=`` or, deprecated, ``seed_set=`` (its old name)."""
+    if seed_set is not None:
+        if seeds is not None:
+            raise TypeError(f"{caller}() got both seeds= and seed_set= (the same thing): give seeds=")
+        warnings.warn(
+            f"{caller}(seed_set=...) is deprecated: use seeds=, as the CLI's --seeds",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        seeds = seed_set
+    if seeds is None:
+        raise TypeError(f"{caller}() missing the argument seeds (e.g. seeds=\"1-100\")")
+    return _read_seeds(seeds)
+
+
 def check(
     game: str,
-    seed_set: Seeds = 1,
+    seeds: Optional[Seeds] = None,
     player: Optional[str] = None,
     effort: Optional[int] = None,
     time_limit: Optional[float] = None,
@@ -54,11 +75,16 @@ def check(
     group: Optional[int] = None,
     threads: Optional[int] = None,
     settings: Optional[Mapping[str, Any]] = None,
+    *,
+    seed_set: Optional[Seeds] = None,
 ) -> None:
-    """Raises ``ValueError`` naming what ``marathon play`` would refuse in these arguments."""
+    """Raises ``ValueError`` naming what ``marathon play`` would refuse in these arguments
+    (``seeds`` as :func:`play` takes them; without, seed 1)."""
+    if seeds is None and seed_set is None:
+        seeds = 1
     _core.check(
         game,
-        seeds(seed_set),
+        _seed_list(seeds, seed_set, "check"),
         player,
         effort,
         time_limit,
@@ -67,11 +93,15 @@ def check(
         threads,
         _settings(settings),
     )
+
+
+#: The type of ``play``'s ``progress``: ``progress(done, total, record)`` after each case.
+Progress = Callable[[int, int, dict[str, Any]], None]
 
 
 def play(
     game: str,
-    seed_set: Seeds,
+    seeds: Optional[Seeds] = None,
     player: Optional[str] = None,
     effort: Optional[int] = None,
     time_limit: Optional[float] = None,
@@ -79,31 +109,53 @@ def play(
     group: Optional[int] = None,
     threads: Optional[int] = None,
     settings: Optional[Mapping[str, Any]] = None,
+    progress: Union[bool, None, Progress] = None,
+    *,
+    seed_set: Optional[Seeds] = None,
 ) -> list[dict[str, Any]]:
-    """Plays the cases as ``marathon play GAME --seeds ...`` does and returns each case's record
-    (the dict of its ``--json`` line: ``game``, ``seed``, ``params``, ``score``, ``moves``,
-    ``time_ms``, ``verdict`` and the verdict's details, ``max_rss_kib`` for a program,
-    ``metrics``), in seed order. Each game's contest sets the clock and the memory limit, as in
-    ``marathon play``.
+    """Plays the cases as ``marathon play GAME --seeds SEEDS`` does and returns each case's
+    record (the dict of its ``--json`` line: ``game``, ``seed``, ``params``, ``score``,
+    ``moves``, ``time_ms``, ``verdict`` and the verdict's details, ``max_rss_kib`` for a
+    program, ``metrics``), in seed order. Each game's contest sets the clock and the memory
+    limit, as in ``marathon play``.
 
-    ``player`` names a built-in player (default: the game's first), ``exec`` an external
-    program run as ``sh -c EXEC`` instead; ``settings`` are the built-in player's ``--set``
-    values; ``time_limit`` is in seconds (default: the contest's); ``threads`` cases play at
-    once (default: one per core). Python's other threads run meanwhile (the GIL is released);
-    Ctrl-C stops the run like ``marathon play`` (no new case, running players killed) and raises
-    ``KeyboardInterrupt``.
+    ``seeds`` is a seed set as ``--seeds`` takes it (``"1-100"``, ``"1,5,9"``, ``"@file"``), one
+    seed, or a list of seeds (``seed_set=`` is its old, deprecated name). ``player`` names a
+    built-in player (default: the game's first), ``exec`` an external program run as ``sh -c
+    EXEC`` instead; ``settings`` are the built-in player's ``--set`` values; ``time_limit`` is in
+    seconds (default: the contest's); ``threads`` cases play at once (default: one per core).
+
+    ``progress``: ``None`` (the default) draws a bar on standard error when it is a terminal, as
+    ``marathon play`` does, and nothing in scripts, logs and notebooks; ``True`` always draws it,
+    ``False`` never; a callable is called as ``progress(done, total, record)`` on this thread
+    after each case (in the order cases finish). Python's other threads run meanwhile (the GIL
+    is released); Ctrl-C stops the run like ``marathon play`` (no new case, running players
+    killed) and raises ``KeyboardInterrupt``, and so does an exception ``progress`` raises.
     """
-    lines = _core.play(
-        game,
-        seeds(seed_set),
-        player,
-        effort,
-        time_limit,
-        exec,
-        group,
-        threads,
-        _settings(settings),
-    )
+    seed_list = _seed_list(seeds, seed_set, "play")
+    report = _progress.reporter(progress, game, len(seed_list))
+    callback = None
+    if report is not None:
+
+        def callback(done: int, total: int, line: str) -> None:
+            report(done, total, json.loads(line))
+
+    try:
+        lines = _core.play(
+            game,
+            seed_list,
+            player,
+            effort,
+            time_limit,
+            exec,
+            group,
+            threads,
+            _settings(settings),
+            callback,
+        )
+    finally:
+        if isinstance(report, _progress.Bar):
+            report.close()
     return [json.loads(line) for line in lines]
 
 

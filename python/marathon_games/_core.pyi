@@ -1,6 +1,6 @@
 """Types of the Rust extension (crates/python/src/module.rs)."""
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -27,6 +27,7 @@ def play(
     group: Optional[int] = None,
     threads: Optional[int] = None,
     settings: list[tuple[str, str]] = ...,
+    progress: Optional[Callable[[int, int, str], None]] = None,
 ) -> list[str]: ...
 
 class Core:

@@ -14,15 +14,15 @@ program must exist at the same path on every node.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Optional
+from typing import Any, Iterator, Mapping, Optional, Union
 
 import marathon_games
-from marathon_games import Seeds
+from marathon_games import Progress, Seeds, _progress
 
 
 def play(
     game: str,
-    seed_set: Seeds,
+    seeds: Optional[Seeds] = None,
     player: Optional[str] = None,
     effort: Optional[int] = None,
     time_limit: Optional[float] = None,
@@ -32,13 +32,18 @@ def play(
     num_cpus: float = 1,
     chunk: int = 1,
     max_retries: int = 3,
+    progress: Union[bool, None, Progress] = None,
+    *,
+    seed_set: Optional[Seeds] = None,
 ) -> Iterator[dict[str, Any]]:
-    """Plays ``seed_set`` of ``game`` on the Ray cluster and yields each case's record (a dict,
-    as a line of ``marathon play --json``) as its chunk finishes.
+    """Plays the cases ``seeds`` names (as :func:`marathon_games.play` takes them; ``seed_set=``
+    is their old, deprecated name) of ``game`` on the Ray cluster and yields each case's record
+    (a dict, as a line of ``marathon play --json``) as its chunk finishes.
 
     ``chunk`` cases go to one task (more per task: less scheduling per case, coarser retries);
     ``num_cpus`` is reserved per task; ``max_retries`` is how often a task whose worker died is
-    run again before the run fails. The arguments are checked before any task starts.
+    run again before the run fails; ``progress`` as for :func:`marathon_games.play`, counted as
+    records come back. The arguments are checked before any task starts.
     """
     import ray
 
@@ -46,7 +51,7 @@ def play(
         raise ValueError(f"chunk={chunk}: expected at least 1")
     if num_cpus <= 0:
         raise ValueError(f"num_cpus={num_cpus}: expected more than 0")
-    seed_list = marathon_games.seeds(seed_set)
+    seed_list = marathon_games._seed_list(seeds, seed_set, "ray.play")
     options: dict[str, Any] = dict(
         player=player,
         effort=effort,
@@ -62,16 +67,24 @@ def play(
 
     @ray.remote(num_cpus=num_cpus, max_retries=max_retries)
     def play_chunk(chunk_seeds: list[int]) -> list[dict[str, Any]]:
-        return marathon_games.play(game, chunk_seeds, threads=1, **options)
+        return marathon_games.play(game, chunk_seeds, threads=1, progress=False, **options)
 
     pending = [
         play_chunk.remote(seed_list[start : start + chunk])
         for start in range(0, len(seed_list), chunk)
     ]
+    report = _progress.reporter(progress, game, len(seed_list))
+    finished = 0
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield from ray.get(done[0])
+            for record in ray.get(done[0]):
+                finished += 1
+                if report is not None:
+                    report(finished, len(seed_list), record)
+                yield record
     finally:
         for task in pending:
             ray.cancel(task, force=True)
+        if isinstance(report, _progress.Bar):
+            report.close()

@@ -50,7 +50,7 @@ def untimed(record: dict[str, Any]) -> dict[str, Any]:
 
 def test_ray_play_gives_plays_records(cluster: None) -> None:
     expected = marathon_games.play("linez", "1-6", effort=1, time_limit=NO_HURRY, threads=2)
-    spread = list(marathon_ray.play("linez", "1-6", effort=1, time_limit=NO_HURRY, chunk=2))
+    spread = list(marathon_ray.play("linez", seeds="1-6", effort=1, time_limit=NO_HURRY, chunk=2))
     by_seed = sorted((untimed(r) for r in spread), key=lambda record: record["seed"])
     assert by_seed == [untimed(r) for r in expected]
 

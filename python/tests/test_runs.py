@@ -79,15 +79,15 @@ def test_settings_groups_and_programs_reach_the_judge(marathon_bin: Path, tmp_pa
 @pytest.mark.parametrize(
     "arguments, needle",
     [
-        (dict(game="chess", seed_set=1), "chess"),
-        (dict(game="linez", seed_set="1-x"), "1-x"),
-        (dict(game="linez", seed_set=1, player="nobody"), "nobody"),
-        (dict(game="linez", seed_set=1, settings={"dpeth": 2}), "dpeth"),
-        (dict(game="linez", seed_set=1, time_limit=0), "above 0"),
-        (dict(game="linez", seed_set=1, threads=0), "threads"),
-        (dict(game="solitaire", seed_set=1, group=99), "99"),
-        (dict(game="linez", seed_set=1, exec="true", player="ai"), "--exec"),
-        (dict(game="linez", seed_set=[]), "no seeds"),
+        (dict(game="chess", seeds=1), "chess"),
+        (dict(game="linez", seeds="1-x"), "1-x"),
+        (dict(game="linez", seeds=1, player="nobody"), "nobody"),
+        (dict(game="linez", seeds=1, settings={"dpeth": 2}), "dpeth"),
+        (dict(game="linez", seeds=1, time_limit=0), "above 0"),
+        (dict(game="linez", seeds=1, threads=0), "threads"),
+        (dict(game="solitaire", seeds=1, group=99), "99"),
+        (dict(game="linez", seeds=1, exec="true", player="ai"), "--exec"),
+        (dict(game="linez", seeds=[]), "no seeds"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(arguments: dict[str, Any], needle: str) -> None:
@@ -95,6 +95,47 @@ def test_bad_arguments_are_refused_by_name(arguments: dict[str, Any], needle: st
         marathon_games.play(**arguments)
     with pytest.raises(ValueError, match=needle):
         marathon_games.check(**arguments)
+
+
+def test_seeds_is_the_clis_word_and_seed_set_still_works() -> None:
+    by_keyword = marathon_games.play("tiles", seeds="1-2", effort=1, time_limit=NO_HURRY)
+    assert [record["seed"] for record in by_keyword] == [1, 2]
+    with pytest.warns(DeprecationWarning, match="seeds="):
+        old = marathon_games.play("tiles", seed_set="1-2", effort=1, time_limit=NO_HURRY)
+    assert [untimed(r) for r in old] == [untimed(r) for r in by_keyword]
+    with pytest.warns(DeprecationWarning):
+        marathon_games.check("tiles", seed_set=[1, 2])
+    with pytest.raises(TypeError, match="both"):
+        marathon_games.play("tiles", seeds=1, seed_set=1)
+    with pytest.raises(TypeError, match="seeds"):
+        marathon_games.play("tiles")
+
+
+def test_progress_reports_each_case_as_it_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    seen: list[tuple[int, int, int]] = []
+    records = marathon_games.play(
+        "linez", "1-4", effort=1, time_limit=NO_HURRY, threads=2,
+        progress=lambda done, total, record: seen.append((done, total, record["seed"])),
+    )
+    assert [done for done, _, _ in seen] == [1, 2, 3, 4]
+    assert {total for _, total, _ in seen} == {4}
+    assert sorted(seed for _, _, seed in seen) == [record["seed"] for record in records]
+    # The bar, asked for, draws on stderr and ends its line; by default a script gets none.
+    marathon_games.play("linez", "1-2", effort=1, time_limit=NO_HURRY, progress=True)
+    bar = capsys.readouterr().err
+    assert "2/2 cases" in bar and bar.endswith("\n")
+    marathon_games.play("linez", "1-2", effort=1, time_limit=NO_HURRY)
+    assert capsys.readouterr().err == ""
+
+
+def test_an_error_in_progress_stops_the_run() -> None:
+    def fail(done: int, total: int, record: dict[str, Any]) -> None:
+        raise RuntimeError(f"stop at {done}")
+
+    with pytest.raises(RuntimeError, match="stop at 1"):
+        marathon_games.play("linez", "1-6", effort=1, time_limit=NO_HURRY, threads=1, progress=fail)
+    # The stop is cleared: the next run plays every case.
+    assert len(marathon_games.play("linez", "1-2", effort=1, time_limit=NO_HURRY)) == 2
 
 
 def test_seed_sets_read_as_the_cli_reads_them(tmp_path: Path) -> None:

@@ -475,8 +475,31 @@ fn breakdown_text(game: &dyn Game, outcomes: &[CaseOutcome], by: &[String]) -> S
         "{} by {}:\n{}\n",
         game.name(),
         by.join(","),
-        breakdown::table(&breakdown::groups(outcomes, by))
+        breakdown::table(game.legend(), &breakdown::groups(outcomes, by))
     )
+}
+
+/// The summary table of the games played (`played` and `summaries` in the same order) and,
+/// under it, what its figures mean ([`report::legend`]); `wall` is the run's duration and
+/// threads, when known.
+fn summary_text(
+    played: &[(&'static dyn Game, Vec<CaseOutcome>)],
+    summaries: &[(&'static str, Summary)],
+    wall: Option<(Duration, usize)>,
+) -> String {
+    let rows: Vec<(&str, &marathon_core::Legend, &Summary)> = played
+        .iter()
+        .zip(summaries)
+        .map(|((game, _), (_, summary))| (game.name(), game.legend(), summary))
+        .collect();
+    let mut text = report::summary_table(&rows);
+    let legends: Vec<(&str, &marathon_core::Legend, &[CaseOutcome])> = played
+        .iter()
+        .map(|(game, outcomes)| (game.name(), game.legend(), outcomes.as_slice()))
+        .collect();
+    text.push('\n');
+    text.push_str(&report::legend(&legends, wall));
+    text
 }
 
 /// Each game's cases and summary, as the run report reads them.
@@ -490,10 +513,108 @@ fn game_runs<'a>(
         .map(|((game, outcomes), (_, summary))| run_report::GameRun {
             game: game.name(),
             maximize: game.maximize(),
+            legend: game.legend(),
             outcomes,
             summary,
         })
         .collect()
+}
+
+/// A file `merge` joins: its cases, and the parts of the run they say they are (`--shard`;
+/// one, unless files were concatenated).
+struct Part<'a> {
+    path: &'a Path,
+    cases: usize,
+    shards: Vec<Shard>,
+}
+
+impl<'a> Part<'a> {
+    /// The part `records` (read from `path`) make.
+    fn of(path: &'a Path, records: &[CaseRecord]) -> Result<Self, Stop> {
+        let mut shards = Vec::new();
+        for (number, record) in records.iter().enumerate() {
+            if let Some(text) = &record.shard {
+                let shard = Shard::parse(text)
+                    .map_err(|e| format!("{}: record {}: shard {e}", path.display(), number + 1))?;
+                if !shards.contains(&shard) {
+                    shards.push(shard);
+                }
+            }
+        }
+        Ok(Part {
+            path,
+            cases: records.len(),
+            shards,
+        })
+    }
+
+    /// `part-1.jsonl 34 cases (shard 1/3)`.
+    fn describe(&self) -> String {
+        let cases = match self.cases {
+            1 => "1 case".to_string(),
+            n => format!("{n} cases"),
+        };
+        let shards: Vec<String> = self.shards.iter().map(Shard::to_string).collect();
+        match shards.len() {
+            0 => format!("{} {cases}", self.path.display()),
+            1 => format!("{} {cases} (shard {})", self.path.display(), shards[0]),
+            _ => format!(
+                "{} {cases} (shards {})",
+                self.path.display(),
+                shards.join(", ")
+            ),
+        }
+    }
+}
+
+/// What is missing from a run of shards: parts of `N` not given, or parts of runs split in
+/// different numbers of parts; `None` when every part of the run is there (or the files were
+/// not played as shards).
+fn missing_parts(parts: &[Part]) -> Option<String> {
+    let shards: Vec<Shard> = parts.iter().flat_map(|part| part.shards.clone()).collect();
+    let counts: std::collections::BTreeSet<usize> = shards.iter().map(|s| s.count).collect();
+    match counts.len() {
+        0 => None,
+        1 => {
+            let count = shards[0].count;
+            let missing: Vec<String> = (1..=count)
+                .filter(|&index| !shards.iter().any(|s| s.index == index))
+                .map(|index| index.to_string())
+                .collect();
+            (!missing.is_empty()).then(|| {
+                format!(
+                    "the run was played in {count} parts and {} of them {} not given (part{} {}): \
+                     the tables cover only the parts given",
+                    missing.len(),
+                    if missing.len() == 1 { "is" } else { "are" },
+                    if missing.len() == 1 { "" } else { "s" },
+                    abbreviate(&missing)
+                )
+            })
+        }
+        _ => {
+            let given: Vec<String> = shards.iter().map(Shard::to_string).collect();
+            Some(format!(
+                "the parts come from runs split in different numbers of parts ({}): they may \
+                 overlap or leave cases out",
+                given.join(", ")
+            ))
+        }
+    }
+}
+
+/// A long list cut to its first and last items.
+fn abbreviate(items: &[String]) -> String {
+    const SHOWN: usize = 10;
+    if items.len() <= SHOWN {
+        items.join(", ")
+    } else {
+        format!(
+            "{}, ... {}",
+            items[..SHOWN - 1].join(", "),
+            items[items.len() - 1]
+        )
+    }
 }
 
 /// `marathon merge`: the parts of a run, joined.
@@ -505,8 +626,11 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     }
     let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
     let mut records = Vec::new();
+    let mut parts = Vec::new();
     for path in &args.files {
-        for record in CaseRecord::read_file(path)? {
+        let read = CaseRecord::read_file(path)?;
+        parts.push(Part::of(path, &read)?);
+        for record in read {
             let key = (record.game.clone(), record.case_key());
             if let Some(first) = seen.insert(key, path) {
                 return Err(Stop::Usage(format!(
@@ -519,6 +643,9 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
             }
             records.push(record);
         }
+    }
+    if let Some(warning) = missing_parts(&parts) {
+        let _ = writeln!(io::stderr(), "marathon merge: warning: {warning}");
     }
     let mut played: Vec<(&'static dyn Game, Vec<CaseOutcome>)> = Vec::new();
     for record in &records {
@@ -537,21 +664,32 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     }
     let mut out = Stdout::default();
     let mut summaries = Vec::new();
+    let held: Vec<String> = parts.iter().map(Part::describe).collect();
+    out.print(&report::wrap(
+        &format!(
+            "merged {} part{}: {}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" },
+            held.join(", ")
+        ),
+        "  ",
+    ));
+    out.print("\n");
     for (game, outcomes) in &played {
         if !args.summary_only {
-            out.print(&report::case_table(outcomes, None));
+            out.print(&report::case_table(game.legend(), outcomes, None));
             out.print("\n");
         }
         out.print(&breakdown_text(*game, outcomes, &args.by));
         summaries.push((game.name(), Summary::of(outcomes, None)));
     }
-    out.print(&report::summary_table(&summaries));
+    out.print(&summary_text(&played, &summaries, None));
     let mut errors = Vec::new();
     if let Some(path) = &args.json {
         let mut text = String::new();
-        for (_, outcomes) in &played {
+        for (game, outcomes) in &played {
             for outcome in outcomes {
-                text.push_str(&CaseRecord::new(outcome, None).to_line());
+                text.push_str(&CaseRecord::new(game.legend(), outcome, None).to_line());
                 text.push('\n');
             }
         }
@@ -580,10 +718,18 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     }
 }
 
+/// `marathon players GAME`: each built-in player, what it is and its settings with their values
+/// and meanings (a setting a player shares with one above it is named, not described again),
+/// then what the game's tables show.
 fn list_players(game: &dyn Game) -> Result<(), Stop> {
-    let mut text = format!(
-        "{} players (the first is the default) and their settings:\n",
-        game.name()
+    let legend = game.legend();
+    let mut text = report::wrap(
+        &format!(
+            "{} players (`--player NAME`; the first is the default) and their settings (`--set \
+             NAME=VALUE`; `none`: no bound):",
+            game.name()
+        ),
+        "",
     );
     let width = game
         .players()
@@ -591,18 +737,66 @@ fn list_players(game: &dyn Game) -> Result<(), Stop> {
         .map(|name| name.len())
         .max()
         .unwrap_or(0);
+    let mut described: Vec<&str> = Vec::new();
     for player in game.players() {
+        let about = legend.player(player).unwrap_or("");
+        text.push_str(&report::wrap_after(
+            &format!("  {player:width$}  "),
+            about,
+            &" ".repeat(width + 4),
+        ));
         let settings = game.settings(player, &Settings::default())?;
-        let shown: Vec<String> = settings
+        let (seen, new): (Vec<_>, Vec<_>) = settings
             .iter()
-            .map(|(name, value)| format!("{name}={value}"))
+            .partition(|setting| described.contains(&setting.name));
+        let shown: Vec<String> = new
+            .iter()
+            .map(|setting| format!("{}={}", setting.name, setting.value))
             .collect();
-        let shown = if shown.is_empty() {
-            "(no settings)".to_string()
-        } else {
-            shown.join(" ")
-        };
-        text.push_str(&format!("  {player:width$}  {shown}\n"));
+        let column = shown.iter().map(String::len).max().unwrap_or(0);
+        let indent = " ".repeat(width + 6);
+        for (setting, shown) in new.iter().zip(&shown) {
+            text.push_str(&report::wrap_after(
+                &format!("{indent}{shown:column$}  "),
+                setting.about,
+                &" ".repeat(width + 8 + column),
+            ));
+            described.push(setting.name);
+        }
+        if !seen.is_empty() {
+            let values: Vec<String> = seen
+                .iter()
+                .map(|setting| format!("{}={}", setting.name, setting.value))
+                .collect();
+            text.push_str(&report::wrap_after(
+                &format!("{indent}as above: "),
+                &values.join(" "),
+                &indent,
+            ));
+        }
+        if settings.is_empty() {
+            text.push_str(&format!("{indent}(no settings)\n"));
+        }
+    }
+    text.push_str("\nWhat its tables show:\n");
+    let mut terms = vec![format!("score = {}", legend.score.about)];
+    terms.extend(
+        legend
+            .params
+            .iter()
+            .map(|t| format!("{} = {}", t.name, t.about)),
+    );
+    terms.extend(
+        legend
+            .metrics
+            .iter()
+            .map(|f| format!("{} = {}", f.name, f.about)),
+    );
+    if let Some(cases) = legend.cases {
+        terms.push(format!("case = {cases}"));
+    }
+    for term in terms {
+        text.push_str(&report::wrap_after("  ", &term, "    "));
     }
     let mut out = Stdout::default();
     out.print(&text);
@@ -739,6 +933,8 @@ struct Sinks {
     kept: Option<KeptRun>,
     /// The first error keeping the run; reported at its end.
     kept_error: Option<String>,
+    /// The part of the run played (`--shard`), written into every record.
+    shard: Option<Shard>,
 }
 
 impl Sinks {
@@ -750,7 +946,9 @@ impl Sinks {
             }
             best.relative(outcome, game.maximize())
         });
-        let line = CaseRecord::new(outcome, relative).to_line();
+        let mut record = CaseRecord::new(game.legend(), outcome, relative);
+        record.shard = self.shard.map(|shard| shard.to_string());
+        let line = record.to_line();
         if let (Some((path, file)), None) = (&mut self.json, &self.json_error)
             && let Err(e) = file.write_all(format!("{line}\n").as_bytes())
         {
@@ -890,6 +1088,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         best_changed: false,
         kept,
         kept_error: None,
+        shard: args.shard,
     };
     watch_signals()?;
     process_tree::adopt_orphans();
@@ -902,6 +1101,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     let mut summaries = Vec::new();
     let mut played = Vec::new();
     let mut asked = 0;
+    let started = Instant::now();
     for (game, config, cases) in &plans {
         if interrupt::requested().is_some() {
             break;
@@ -923,7 +1123,11 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             None => None,
         };
         if !tour && !args.summary_only {
-            out.print(&report::case_table(&outcomes, relative.as_deref()));
+            out.print(&report::case_table(
+                game.legend(),
+                &outcomes,
+                relative.as_deref(),
+            ));
             out.print("\n");
         }
         out.print(&breakdown_text(*game, &outcomes, &args.by));
@@ -931,7 +1135,15 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         played.push((*game, outcomes));
     }
     process_tree::kill_adopted();
-    out.print(&report::summary_table(&summaries));
+    let threads = match options.threads {
+        0 => cpus,
+        threads => threads,
+    };
+    out.print(&summary_text(
+        &played,
+        &summaries,
+        Some((started.elapsed(), threads)),
+    ));
     let cases_played: usize = played.iter().map(|(_, outcomes)| outcomes.len()).sum();
     if let Some(signal) = interrupt::requested() {
         let total: usize = plans.iter().map(|(_, _, cases)| cases.len()).sum();

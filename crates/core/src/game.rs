@@ -12,9 +12,10 @@ use crate::case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConf
 use crate::clock::ClockKind;
 use crate::endpoint::{Endpoint, Limits, StderrMode};
 use crate::env::{self, Environment, Turn};
+use crate::legend::Legend;
 use crate::replay::{Recording, Viewer};
 use crate::rng::FastRng;
-use crate::settings::Settings;
+use crate::settings::{Setting, Settings};
 use crate::verdict::Verdict;
 
 /// A game as the CLI, the runner and the tests see it, whatever its environment: implemented
@@ -38,13 +39,11 @@ pub trait Game: Sync {
     fn official_cases(&self) -> Vec<CaseId>;
     /// The names of the parameters every case shows (`N`, `S`, `D`), in the tables' order.
     fn params(&self) -> &'static [&'static str];
+    /// What the game's tables show and its players are, in words, and each figure's decimals.
+    fn legend(&self) -> &'static Legend;
     /// Built-in player `player`'s settings with `given` applied (`--set`): every setting's
-    /// name and value, or what is wrong with `given`.
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String>;
+    /// name, value and meaning, or what is wrong with `given`.
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String>;
     /// What a program reads of the case before its first reply, in the protocol's text; an
     /// error says what is wrong with the case id.
     fn generate(&self, case: &CaseId) -> Result<String, String>;
@@ -103,6 +102,9 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     const MAXIMIZE: bool = true;
     /// The names of the parameters every case shows ([`Scored::params`]), in order.
     const PARAMS: &'static [&'static str] = &[];
+    /// What the score, the parameters, the metrics ([`Scored::metrics`]), the players and the
+    /// case ids mean, for the legend under a run's tables and `marathon players`.
+    const LEGEND: &'static Legend;
     /// The built-in players' protocol loop: reads the judge's text on its input, answers on its
     /// output (in-process players and `marathon solve` both run it).
     const SOLVE: Solve;
@@ -119,11 +121,7 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     }
     /// Built-in player `player`'s settings with `given` applied: every setting's name and
     /// value, or what is wrong with `given` (the default: a player without settings).
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         given.apply(player, &mut []).map(|()| Vec::new())
     }
     /// The case at its start; an error says what is wrong with the case id.
@@ -215,11 +213,11 @@ impl<G: GameSpec> Game for G {
         G::PARAMS
     }
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn legend(&self) -> &'static Legend {
+        G::LEGEND
+    }
+
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         GameSpec::settings(self, player, given)
     }
 

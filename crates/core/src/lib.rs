@@ -11,6 +11,7 @@ pub mod endpoint;
 pub mod env;
 pub mod game;
 pub mod interrupt;
+pub mod legend;
 pub mod observation;
 pub mod process_tree;
 pub mod replay;
@@ -34,7 +35,8 @@ pub use game::{
     Game, GameSpec, Replayed, Scored, Solve, Started, Transcript, spawn_recorded_player,
     start_player,
 };
+pub use legend::{Figure, Legend, Param, ParamKind, Term, format_fixed, format_total};
 pub use observation::{invalid_data, read_line, read_observation};
 pub use seeds::parse_seed_set;
-pub use settings::{Settings, Tunable};
+pub use settings::{Setting, Settings, Tunable};
 pub use verdict::Verdict;

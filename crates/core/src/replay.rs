@@ -50,6 +50,8 @@ struct PageData<'a> {
     score: String,
     moves: u64,
     time_ms: u64,
+    /// A program's peak memory in KiB (`null` for an in-process player).
+    max_rss_kib: Option<u64>,
     verdict: String,
     ok: bool,
     start: &'a Value,
@@ -67,6 +69,7 @@ pub fn html(recording: &Recording, viewer: &Viewer) -> String {
         score: format_score(o.score),
         moves: o.moves,
         time_ms: o.time.as_millis() as u64,
+        max_rss_kib: o.max_rss_kib,
         verdict: o.verdict.to_string(),
         ok: o.verdict.is_ok(),
         start: &recording.start,
@@ -116,7 +119,7 @@ mod tests {
                 verdict,
                 metrics: Vec::new(),
                 cpu: None,
-                max_rss_kib: None,
+                max_rss_kib: Some(2048),
             },
             player: "exec: ./bot </script>".into(),
             start: json!({"board": "x"}),
@@ -146,6 +149,7 @@ mod tests {
         let end = start + page[start..].find("</script>").unwrap();
         let data: Value = serde_json::from_str(&page[start..end].replace("<\\/", "</")).unwrap();
         assert_eq!(data["steps"].as_array().unwrap().len(), 2);
+        assert_eq!(data["max_rss_kib"], 2048, "the page shows the program's peak memory");
         assert_eq!(data["score"], "42");
         assert_eq!(data["ok"], false);
     }

@@ -6,11 +6,19 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// One setting of a player: its name, its value as `--set` reads it, and what it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub name: &'static str,
+    pub value: String,
+    pub about: &'static str,
+}
+
 /// Something with named settings: a player's search settings or evaluation weights. Usually
 /// implemented with [`crate::tunable!`].
 pub trait Tunable {
-    /// Every setting's name and current value.
-    fn settings(&self) -> Vec<(&'static str, String)>;
+    /// Every setting's name, current value and meaning.
+    fn settings(&self) -> Vec<Setting>;
 
     /// Sets `name` to `value`; `Ok(false)` when there is no setting of that name here.
     fn set(&mut self, name: &str, value: &str) -> Result<bool, String>;
@@ -22,28 +30,32 @@ pub trait Tunable {
     }
 }
 
-/// Implements [`Tunable`] for a struct: each listed field is a setting of the field's name,
-/// read with `FromStr` and shown with `Display`; `check = PATH` names a
+/// Implements [`Tunable`] for a struct: each listed field, with what it does in a few words, is
+/// a setting of the field's name, read and shown as a [`SettingValue`]; `check = PATH` names a
 /// `fn(&Self) -> Result<(), String>` that refuses values the player cannot play with.
 #[macro_export]
 macro_rules! tunable {
-    ($type:ty { $($field:ident),+ $(,)? }) => {
-        $crate::tunable!($type { $($field),+ } check = $crate::settings::no_check);
+    ($type:ty { $($field:ident: $about:literal),+ $(,)? }) => {
+        $crate::tunable!($type { $($field: $about),+ } check = $crate::settings::no_check);
     };
-    ($type:ty { $($field:ident),+ $(,)? } check = $check:path) => {
+    ($type:ty { $($field:ident: $about:literal),+ $(,)? } check = $check:path) => {
         impl $crate::settings::Tunable for $type {
             fn check(&self) -> Result<(), String> {
                 $check(self)
             }
 
-            fn settings(&self) -> Vec<(&'static str, String)> {
-                vec![$((stringify!($field), self.$field.to_string())),+]
+            fn settings(&self) -> Vec<$crate::settings::Setting> {
+                vec![$($crate::settings::Setting {
+                    name: stringify!($field),
+                    value: $crate::settings::SettingValue::show(&self.$field),
+                    about: $about,
+                }),+]
             }
 
             fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
                 match name {
                     $(stringify!($field) => {
-                        self.$field = $crate::settings::parse_value(name, value)?;
+                        self.$field = $crate::settings::SettingValue::read(name, value)?;
                         Ok(true)
                     })+
                     _ => Ok(false),
@@ -52,6 +64,53 @@ macro_rules! tunable {
         }
     };
 }
+
+/// The text a setting reads as and shows: a finite number, or for a count that can be
+/// unbounded (`u64`, `usize`) `none` for no bound, the type's largest value.
+pub trait SettingValue: Sized {
+    fn show(&self) -> String;
+    /// Reads the value of setting `name`, saying what was wrong with it.
+    fn read(name: &str, value: &str) -> Result<Self, String>;
+}
+
+/// The word for an unbounded count.
+pub const NO_BOUND: &str = "none";
+
+macro_rules! plain_values {
+    ($($type:ty),+) => {$(
+        impl SettingValue for $type {
+            fn show(&self) -> String {
+                self.to_string()
+            }
+            fn read(name: &str, value: &str) -> Result<Self, String> {
+                parse_value(name, value)
+            }
+        }
+    )+};
+}
+plain_values!(f32, f64, u32);
+
+macro_rules! boundable_values {
+    ($($type:ty),+) => {$(
+        impl SettingValue for $type {
+            fn show(&self) -> String {
+                if *self == <$type>::MAX {
+                    NO_BOUND.to_string()
+                } else {
+                    self.to_string()
+                }
+            }
+            fn read(name: &str, value: &str) -> Result<Self, String> {
+                if value.trim() == NO_BOUND {
+                    Ok(<$type>::MAX)
+                } else {
+                    parse_value(name, value).map_err(|e| format!("{e} or {NO_BOUND}"))
+                }
+            }
+        }
+    )+};
+}
+boundable_values!(u64, usize);
 
 /// Reads the value of setting `name`, saying what was wrong with it. Only finite numbers are
 /// values: no weight or budget means anything as `NaN` or `inf`.
@@ -120,7 +179,7 @@ impl Settings {
                 let names: Vec<&str> = targets
                     .iter()
                     .flat_map(|target| target.settings())
-                    .map(|(name, _)| name)
+                    .map(|setting| setting.name)
                     .collect();
                 return Err(if names.is_empty() {
                     format!("player {player} has no settings (given {name}={value})")
@@ -156,7 +215,7 @@ pub fn apply_part<T: Tunable>(
 }
 
 /// The settings [`apply_part`]'s player has: `part`'s, if it reads it.
-pub fn list_part<T: Tunable>(reads: bool, part: &T) -> Vec<(&'static str, String)> {
+pub fn list_part<T: Tunable>(reads: bool, part: &T) -> Vec<Setting> {
     if reads { part.settings() } else { Vec::new() }
 }
 
@@ -181,8 +240,13 @@ mod tests {
     struct Search {
         depth: u32,
         margin: f64,
+        rounds: u64,
     }
-    tunable!(Search { depth, margin } check = Search::check);
+    tunable!(Search {
+        depth: "plies searched",
+        margin: "the loss risked",
+        rounds: "rounds at most",
+    } check = Search::check);
 
     impl Search {
         fn check(&self) -> Result<(), String> {
@@ -197,7 +261,9 @@ mod tests {
     struct Weights {
         points: f32,
     }
-    tunable!(Weights { points });
+    tunable!(Weights {
+        points: "per point"
+    });
 
     fn settings(pairs: &[&str]) -> Settings {
         Settings::new(
@@ -218,14 +284,47 @@ mod tests {
             search,
             Search {
                 depth: 4,
-                margin: 0.25
+                margin: 0.25,
+                rounds: 0,
             }
         );
         assert_eq!(weights, Weights { points: 2.5 });
+        let listed: Vec<(&str, String, &str)> = search
+            .settings()
+            .into_iter()
+            .map(|s| (s.name, s.value, s.about))
+            .collect();
         assert_eq!(
-            search.settings(),
-            [("depth", "4".into()), ("margin", "0.25".into())]
+            listed,
+            [
+                ("depth", "4".into(), "plies searched"),
+                ("margin", "0.25".into(), "the loss risked"),
+                ("rounds", "0".into(), "rounds at most"),
+            ]
         );
+    }
+
+    #[test]
+    fn an_unbounded_count_reads_and_shows_as_none() {
+        let mut search = Search::default();
+        settings(&["rounds=none"])
+            .apply("ai", &mut [&mut search])
+            .unwrap();
+        assert_eq!(search.rounds, u64::MAX);
+        assert_eq!(search.settings()[2].value, "none");
+        settings(&["rounds=7"])
+            .apply("ai", &mut [&mut search])
+            .unwrap();
+        assert_eq!(search.settings()[2].value, "7");
+        let error = settings(&["rounds=lots"])
+            .apply("ai", &mut [&mut search])
+            .unwrap_err();
+        assert_eq!(error, "rounds=lots: expected a value of type u64 or none");
+        // A setting that cannot be unbounded does not take the word.
+        let error = settings(&["depth=none"])
+            .apply("ai", &mut [&mut search])
+            .unwrap_err();
+        assert_eq!(error, "depth=none: expected a value of type u32");
     }
 
     #[test]
@@ -236,7 +335,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             error,
-            "player ai has no setting \"dpeth\" (its settings: depth, margin)"
+            "player ai has no setting \"dpeth\" (its settings: depth, margin, rounds)"
         );
         let error = settings(&["depth=-1"])
             .apply("ai", &mut [&mut search])

@@ -8,7 +8,9 @@ use std::time::Duration;
 use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
-use marathon_core::{CaseId, Clock, ClockKind, GameSpec, Scored, Settings, Solve, Verdict};
+use marathon_core::{
+    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Scored, Setting, Settings, Solve, Term, Verdict,
+};
 use serde_json::Value;
 
 use crate::ai;
@@ -33,12 +35,39 @@ impl GameSpec for Linez {
     const MEMORY_LIMIT_MIB: Option<u64> = Some(64);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+    const LEGEND: &'static Legend = &Legend {
+        score: Figure {
+            name: "score",
+            decimals: 0,
+            about: "the points scored, 10 + k(k-5)/2 for each k balls removed at once \
+                    (a failure keeps them)",
+        },
+        params: &[],
+        metrics: &[],
+        players: &[
+            Term {
+                name: "ai",
+                about: "an expectimax over sampled spawns, a few spawns deep, valued by a \
+                        learned n-tuple network",
+            },
+            Term {
+                name: "hand",
+                about: "the same search on a hand-made evaluation (whose weights are \
+                        settings), one spawn deep",
+            },
+            Term {
+                name: "greedy",
+                about: "the hand-made evaluation's best move, without search",
+            },
+            Term {
+                name: "random",
+                about: "a uniformly random legal move",
+            },
+        ],
+        cases: None,
+    };
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         ai::PlayerSettings::new(player, given).map(|mut settings| settings.list(player))
     }
 

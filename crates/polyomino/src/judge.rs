@@ -11,7 +11,10 @@ use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, ClockKind, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{
+    CaseId, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting, Settings, Solve,
+    Term, Verdict,
+};
 use serde_json::Value;
 
 use crate::ai;
@@ -38,12 +41,78 @@ impl GameSpec for Polyomino {
     const MEMORY_LIMIT_MIB: Option<u64> = Some(1024);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+    const LEGEND: &'static Legend = &Legend {
+        score: Figure {
+            name: "score",
+            decimals: 1,
+            about: "raw * (1 - 0.01 * seconds counted): 1% off per second; 0 on a failure",
+        },
+        params: &[
+            Param {
+                name: "W",
+                kind: ParamKind::Integer,
+                about: "the board's width (20-200)",
+            },
+            Param {
+                name: "H",
+                kind: ParamKind::Integer,
+                about: "the board's height (20-200)",
+            },
+            Param {
+                name: "K",
+                kind: ParamKind::Integer,
+                about: "cells covered at the start",
+            },
+        ],
+        metrics: &[
+            Figure {
+                name: "raw",
+                decimals: 0,
+                about: "the placed pieces' size^2 minus the unplaced ones', at least 0 (0 on a \
+                        failure)",
+            },
+            Figure {
+                name: "covered",
+                decimals: 3,
+                about: "the share of the free cells (W * H - K) that placed pieces cover",
+            },
+            Figure {
+                name: "mean_size",
+                decimals: 2,
+                about: "the placed pieces' mean size",
+            },
+            Figure {
+                name: "points_per_cell",
+                decimals: 2,
+                about: "placed size^2 per covered cell (the size of a covered cell's piece, on \
+                        average)",
+            },
+            Figure {
+                name: "unplaced",
+                decimals: 0,
+                about: "pieces requested and never placed",
+            },
+            Figure {
+                name: "lost",
+                decimals: 0,
+                about: "the unplaced pieces' size^2, what they cost",
+            },
+        ],
+        players: &[
+            Term {
+                name: "ai",
+                about: "asks for the size of best expected gain per cell (from how often \
+                        sampled pieces still fit) and places pieces against covered cells",
+            },
+            Term {
+                name: "baseline",
+                about: "sizes 12, 8, 6, 5, 4, 3 in turn, each piece at its first fit",
+            },
+        ],
+        cases: None,
+    };
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         let params = ai::player_params(player, given)?;
         Ok(list_part(ai::reads_params(player), &params))
     }

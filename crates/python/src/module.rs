@@ -266,12 +266,22 @@ fn check(
     runs::plan(&request).map(|_| ()).map_err(value_error)
 }
 
+/// What the thread playing a run tells the Python thread waiting for it.
+enum Event {
+    /// A case ended: its `--json` line.
+    Case(String),
+    /// The run ended: every line in seed order, and whether it was interrupted.
+    End(Vec<String>),
+}
+
 /// Plays the cases as `marathon play` does and returns each case's `--json` line, in seed
-/// order. The GIL is released while the cases play; Ctrl-C (`KeyboardInterrupt`) stops the run
-/// as it stops `marathon play` (no new case, the running ones' players killed) and is raised
-/// once the run has ended.
+/// order. The GIL is released while the cases play; `progress`, if given, is called on the
+/// calling thread as `progress(done, total, line)` after each case, with that case's line.
+/// Ctrl-C (`KeyboardInterrupt`) stops the run as it stops `marathon play` (no new case, the
+/// running ones' players killed) and is raised once the run has ended; so is an exception
+/// raised by `progress`.
 #[pyfunction]
-#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new()))]
+#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new(), progress=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per flag of `marathon play`.
 fn play(
     py: Python<'_>,
@@ -284,6 +294,7 @@ fn play(
     group: Option<u32>,
     threads: Option<usize>,
     settings: Vec<(String, String)>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<String>> {
     let request = PlayRequest {
         game,
@@ -297,29 +308,47 @@ fn play(
         settings,
     };
     let plan = runs::plan(&request).map_err(value_error)?;
+    let total = plan.cases.len();
     let (sender, mut receiver) = mpsc::channel();
     let worker = std::thread::spawn(move || {
-        let _ = sender.send(runs::play(&plan));
+        let (lines, _) = runs::play(&plan, |line| {
+            let _ = sender.send(Event::Case(line));
+        });
+        let _ = sender.send(Event::End(lines));
     });
+    let mut done = 0usize;
+    // Stops the run and waits for its end, then clears the stop for the next run.
+    let stop = |receiver: mpsc::Receiver<Event>, worker: std::thread::JoinHandle<()>| {
+        interrupt::request(SIGINT);
+        py.detach(move || while receiver.recv().is_ok() {});
+        let _ = worker.join();
+        interrupt::clear();
+    };
     // Python handles signals only between its own steps: wake up now and then to let it.
     loop {
         // The receiver goes to the detached closure and back: it may move, not be shared.
         let (received, back) = py.detach(move || (receiver.recv_timeout(SIGNAL_CHECK), receiver));
         receiver = back;
+        // Also between cases that end faster than the check's interval.
+        if let Err(error) = py.check_signals() {
+            stop(receiver, worker);
+            return Err(error);
+        }
         match received {
-            Ok((lines, _)) => {
-                let _ = worker.join();
-                return Ok(lines);
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Err(error) = py.check_signals() {
-                    interrupt::request(SIGINT);
-                    let _ = py.detach(move || receiver.recv());
-                    let _ = worker.join();
-                    interrupt::clear();
+            Ok(Event::Case(line)) => {
+                done += 1;
+                if let Some(callback) = &progress
+                    && let Err(error) = callback.call1(py, (done, total, line))
+                {
+                    stop(receiver, worker);
                     return Err(error);
                 }
             }
+            Ok(Event::End(lines)) => {
+                let _ = worker.join();
+                return Ok(lines);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 let _ = worker.join();
                 return Err(PyRuntimeError::new_err("the run stopped without a result"));

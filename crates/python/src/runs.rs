@@ -69,17 +69,20 @@ pub fn plan(request: &PlayRequest) -> Result<Plan, String> {
 
 /// Plays the plan's cases; returns each case's JSON line (as `marathon play --json` writes it),
 /// in the order of the seeds, and whether an interruption (`marathon_core::interrupt`) stopped the
-/// run early (then only the cases that finished are there).
-pub fn play(plan: &Plan) -> (Vec<String>, bool) {
+/// run early (then only the cases that finished are there). `finished` gets each case's line as
+/// the case ends (in the order cases finish), for a caller that shows progress.
+pub fn play(plan: &Plan, mut finished: impl FnMut(String)) -> (Vec<String>, bool) {
     let options = RunOptions {
         threads: plan.threads,
         progress: false,
     };
-    let run = run_cases(plan.game, &plan.cases, &plan.config, &options, |_| {});
+    let run = run_cases(plan.game, &plan.cases, &plan.config, &options, |outcome| {
+        finished(CaseRecord::new(plan.game.legend(), outcome, None).to_line())
+    });
     let lines = run
         .outcomes
         .iter()
-        .map(|outcome| CaseRecord::new(outcome, None).to_line())
+        .map(|outcome| CaseRecord::new(plan.game.legend(), outcome, None).to_line())
         .collect();
     (lines, run.interrupted)
 }
@@ -106,8 +109,14 @@ mod tests {
             ..request("linez")
         })
         .unwrap();
-        let (lines, interrupted) = play(&plan);
+        let mut as_they_finished = Vec::new();
+        let (lines, interrupted) = play(&plan, |line| as_they_finished.push(line));
         assert!(!interrupted);
+        as_they_finished.sort_by_key(|line| lines.iter().position(|l| l == line));
+        assert_eq!(
+            as_they_finished, lines,
+            "each case reported once as it finished"
+        );
         let records: Vec<CaseRecord> = lines
             .iter()
             .map(|line| CaseRecord::from_line(line).unwrap())

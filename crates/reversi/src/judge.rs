@@ -15,8 +15,8 @@ use std::time::Duration;
 use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, Clock, ClockKind, GameSpec, Metric, PlayConfig, PlayerSpec, Scored, Solve, Started,
-    Verdict,
+    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, PlayConfig, PlayerSpec,
+    Scored, Solve, Started, Term, Verdict,
 };
 use serde_json::Value;
 
@@ -43,6 +43,56 @@ impl GameSpec for Reversi {
     const MEMORY_LIMIT_MIB: Option<u64> = Some(1024);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+    const LEGEND: &'static Legend = &Legend {
+        score: Figure {
+            name: "score",
+            decimals: 3,
+            about: "owned * P / N^2: player 1's cells at the end, times the players, over the \
+                    board's cells; 0 on a failure",
+        },
+        params: &[
+            Param {
+                name: "N",
+                kind: ParamKind::Integer,
+                about: "the board's side (7-12)",
+            },
+            Param {
+                name: "P",
+                kind: ParamKind::Integer,
+                about: "players: 3 on odd boards, 4 on even ones",
+            },
+        ],
+        metrics: &[
+            Figure {
+                name: "owned",
+                decimals: 0,
+                about: "player 1's cells at the end",
+            },
+            Figure {
+                name: "predicted",
+                decimals: 3,
+                about: "(the built-in ai) the share of the opponents' choices among several \
+                        moves that it predicted",
+            },
+        ],
+        players: &[
+            Term {
+                name: "ai",
+                about: "infers the opponents' weights from their moves and plays the move \
+                        best on average over samples of them",
+            },
+            Term {
+                name: "greedy",
+                about: "the move that flips the most pieces",
+            },
+            Term {
+                name: "oracle",
+                about: "a beam search that knows the opponents' weights (only in-process): \
+                        what knowing them is worth",
+            },
+        ],
+        cases: None,
+    };
 
     fn environment(&self, case: &CaseId) -> Result<ReversiEnv, String> {
         Ok(ReversiEnv::new(case.seed))

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use marathon_core::{CaseOutcome, format_score};
+use marathon_core::{CaseOutcome, Legend, format_score};
 
-use crate::report::{Summary, format_metric, render};
+use crate::report::{Formats, Summary, render};
 
 /// More distinct values of a parameter than this, and it is split into ranges.
 pub const MAX_VALUES: usize = 12;
@@ -138,8 +138,10 @@ impl Ord for TotalF64 {
     }
 }
 
-/// The groups as a table: the label, cases, mean, total, failures and each metric's mean.
-pub fn table(groups: &[Group]) -> String {
+/// The groups as a table: the label, cases, mean, total, failures and each metric's mean, with
+/// the decimals of the game's `legend`.
+pub fn table(legend: &Legend, groups: &[Group]) -> String {
+    let formats = Formats(legend);
     let summaries: Vec<Summary> = groups
         .iter()
         .map(|group| {
@@ -165,8 +167,8 @@ pub fn table(groups: &[Group]) -> String {
         let mut row = vec![
             group.label.clone(),
             summary.cases.to_string(),
-            format!("{:.2}", summary.mean),
-            format_metric(summary.total),
+            formats.mean(summary.mean),
+            formats.score(summary.total),
             summary.failures.to_string(),
         ];
         for name in &metric_names {
@@ -175,7 +177,7 @@ pub fn table(groups: &[Group]) -> String {
                     .metrics
                     .iter()
                     .find(|m| m.name == *name)
-                    .map_or("-".into(), |m| format_metric(m.mean)),
+                    .map_or("-".into(), |m| formats.metric_mean(name, m.mean)),
             );
         }
         rows.push(row);
@@ -227,7 +229,8 @@ mod tests {
         let groups = groups(&outcomes, &by);
         let labels: Vec<&str> = groups.iter().map(|g| g.label.as_str()).collect();
         assert_eq!(labels, ["N=4", "N=10"]);
-        let text = table(&groups);
+        let tiles = marathon_games::lookup("tiles").unwrap().legend();
+        let text = table(tiles, &groups);
         let rows: Vec<Vec<&str>> = text
             .lines()
             .map(|l| l.split_whitespace().collect())

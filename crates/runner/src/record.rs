@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use marathon_core::{CaseId, CaseOutcome, Game, Metric, Verdict};
+use marathon_core::{CaseId, CaseOutcome, Game, Legend, Metric, ParamKind, Verdict};
 
 /// The version of the format [`CaseRecord`] writes, as `docs/json.md` documents it.
 pub const SCHEMA: u32 = 2;
@@ -22,7 +22,8 @@ pub struct CaseRecord {
     pub case: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<u32>,
-    /// The case's parameters: numbers where they are integers, else text.
+    /// The case's parameters, each of one type whatever its value: an integer, or text
+    /// (solitaire's alphabet, also when it is all digits).
     pub params: BTreeMap<String, Param>,
     pub score: f64,
     pub moves: u64,
@@ -42,6 +43,9 @@ pub struct CaseRecord {
     /// 100 * score / best known, when the run kept best scores.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relative: Option<f64>,
+    /// The part of the run that played the case (`play --shard I/N`), as `I/N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// A case parameter's value.
@@ -53,7 +57,9 @@ pub enum Param {
 }
 
 impl CaseRecord {
-    pub fn new(outcome: &CaseOutcome, relative: Option<f64>) -> Self {
+    /// The record of `outcome`, a case of the game whose legend is `legend` (which gives each
+    /// parameter's type).
+    pub fn new(legend: &Legend, outcome: &CaseOutcome, relative: Option<f64>) -> Self {
         let named = outcome.case.name.is_some() || outcome.case.group.is_some();
         CaseRecord {
             game: outcome.game.to_string(),
@@ -64,9 +70,13 @@ impl CaseRecord {
                 .params
                 .iter()
                 .map(|(name, value)| {
-                    let value = value
-                        .parse()
-                        .map_or_else(|_| Param::Text(value.clone()), Param::Integer);
+                    let integer = legend
+                        .param(name)
+                        .is_some_and(|param| param.kind == ParamKind::Integer);
+                    let value = match value.parse() {
+                        Ok(number) if integer => Param::Integer(number),
+                        _ => Param::Text(value.clone()),
+                    };
                     (name.to_string(), value)
                 })
                 .collect(),
@@ -81,6 +91,7 @@ impl CaseRecord {
                 .map(|metric| (metric.name.to_string(), metric.value))
                 .collect(),
             relative,
+            shard: None,
         }
     }
 
@@ -114,7 +125,9 @@ impl CaseRecord {
                 })
             })
             .collect();
-        let metrics = self
+        // In the order the game gives them (the legend's), which the record's map lost.
+        let legend = game.legend();
+        let mut metrics: Vec<Metric> = self
             .metrics
             .iter()
             .map(|(name, &value)| Metric {
@@ -122,6 +135,13 @@ impl CaseRecord {
                 value,
             })
             .collect();
+        metrics.sort_by_key(|metric| {
+            legend
+                .metrics
+                .iter()
+                .position(|figure| figure.name == metric.name)
+                .unwrap_or(usize::MAX)
+        });
         Ok(CaseOutcome {
             game: game.name(),
             case,
@@ -194,7 +214,7 @@ mod tests {
         CaseOutcome {
             game: "solitaire",
             case: CaseId::named("g6-1", Some(6), 12),
-            params: vec![("N", "6".into()), ("alphabet", "dam,torn".into())],
+            params: vec![("alphabet", "1234tlds".into())],
             score: 40.5,
             moves: 10,
             time: Duration::from_millis(1500),
@@ -206,6 +226,40 @@ mod tests {
             cpu: None,
             max_rss_kib: None,
         }
+    }
+
+    fn solitaire() -> &'static Legend {
+        marathon_games::lookup("solitaire").unwrap().legend()
+    }
+
+    /// Each parameter has one JSON type whatever its value: solitaire's alphabet is text also
+    /// when it is all digits, tiles' `N` a number.
+    #[test]
+    fn a_parameter_has_one_type() {
+        for alphabet in ["1", "12", "1234", "tld"] {
+            let mut case = outcome(Verdict::Ok);
+            case.params = vec![("alphabet", alphabet.into())];
+            let value: serde_json::Value =
+                serde_json::from_str(&CaseRecord::new(solitaire(), &case, None).to_line()).unwrap();
+            assert_eq!(value["params"]["alphabet"], alphabet, "{value}");
+        }
+        let mut case = outcome(Verdict::Ok);
+        case.game = "tiles";
+        case.params = vec![("N", "6".into()), ("S", "9".into()), ("D", "2".into())];
+        let tiles = marathon_games::lookup("tiles").unwrap();
+        let record = CaseRecord::new(tiles.legend(), &case, None);
+        let value: serde_json::Value = serde_json::from_str(&record.to_line()).unwrap();
+        assert_eq!(value["params"]["N"], 6, "{value}");
+        let back = record.to_outcome(tiles).unwrap();
+        assert_eq!(back.params, case.params);
+        // A record of schema 1, where an all-digit alphabet was a number, reads as text.
+        let old = r#"{"game":"solitaire","seed":3,"case":"g3:3","group":3,"params":{"alphabet":12},"score":1.0,"moves":1,"time_ms":1,"verdict":"ok"}"#;
+        let solitaire_game = marathon_games::lookup("solitaire").unwrap();
+        let back = CaseRecord::from_line(old)
+            .unwrap()
+            .to_outcome(solitaire_game)
+            .unwrap();
+        assert_eq!(back.params, [("alphabet", "12".to_string())]);
     }
 
     #[test]
@@ -221,7 +275,7 @@ mod tests {
                 detail: "exited before replying (exit status 0)".into(),
             },
         ] {
-            let record = CaseRecord::new(&outcome(verdict), Some(87.5));
+            let record = CaseRecord::new(solitaire(), &outcome(verdict), Some(87.5));
             let line = record.to_line();
             assert!(!line.contains('\n'));
             assert_eq!(CaseRecord::from_line(&line), Ok(record), "{line}");
@@ -230,14 +284,18 @@ mod tests {
 
     #[test]
     fn the_line_has_the_documented_fields() {
-        let line = CaseRecord::new(&outcome(Verdict::invalid("Z9", "bad row")), None).to_line();
+        let line = CaseRecord::new(
+            solitaire(),
+            &outcome(Verdict::invalid("Z9", "bad row")),
+            None,
+        )
+        .to_line();
         let value: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(value["game"], "solitaire");
         assert_eq!(value["seed"], 12);
         assert_eq!(value["case"], "g6-1");
         assert_eq!(value["group"], 6);
-        assert_eq!(value["params"]["N"], 6);
-        assert_eq!(value["params"]["alphabet"], "dam,torn");
+        assert_eq!(value["params"]["alphabet"], "1234tlds");
         assert_eq!(value["score"], 40.5);
         assert_eq!(value["moves"], 10);
         assert_eq!(value["time_ms"], 1500);
@@ -253,7 +311,7 @@ mod tests {
     fn a_plain_seed_has_no_case_field_and_is_keyed_by_its_seed() {
         let mut plain = outcome(Verdict::Ok);
         plain.case = CaseId::seed(17);
-        let record = CaseRecord::new(&plain, None);
+        let record = CaseRecord::new(solitaire(), &plain, None);
         assert!(!record.to_line().contains("\"case\""));
         assert_eq!(record.case_key(), "17");
     }

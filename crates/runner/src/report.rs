@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use marathon_core::{CaseId, CaseOutcome, format_score};
+use marathon_core::{CaseId, CaseOutcome, Legend, format_fixed, format_score, format_total};
 
 /// Aggregates of a run over one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,59 +92,149 @@ fn mean(values: &[f64]) -> f64 {
     }
 }
 
-/// The per-case table: seed (or case), the case's parameters, score, the game's metrics,
-/// relative score (if known), moves, time, peak memory (where programs played) and verdict.
-pub fn case_table(outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String {
+/// How tables print a game's figures: each with the decimals its legend gives, the same on
+/// every row. A mean gets at least two decimals and a median one (a mean of whole scores is a
+/// fraction, a median of two of them may be a half); a metric the legend does not know (one
+/// read from an older file) keeps up to three.
+#[derive(Clone, Copy)]
+pub struct Formats<'a>(pub &'a Legend);
+
+impl Formats<'_> {
+    pub fn score(&self, value: f64) -> String {
+        format_fixed(value, self.0.score.decimals)
+    }
+
+    pub fn mean(&self, value: f64) -> String {
+        format_fixed(value, self.0.score.decimals.max(2))
+    }
+
+    pub fn median(&self, value: f64) -> String {
+        format_fixed(value, self.0.score.decimals.max(1))
+    }
+
+    pub fn metric(&self, name: &str, value: f64) -> String {
+        match self.0.metric(name) {
+            Some(figure) => format_fixed(value, figure.decimals),
+            None => format_metric(value),
+        }
+    }
+
+    pub fn metric_mean(&self, name: &str, value: f64) -> String {
+        match self.0.metric(name) {
+            Some(figure) => format_fixed(value, figure.decimals.max(2)),
+            None => format_metric(value),
+        }
+    }
+
+    /// A metric's total: a whole total of fractions (Kattis points) prints as a whole number.
+    pub fn metric_total(&self, name: &str, value: f64) -> String {
+        match self.0.metric(name) {
+            Some(figure) => format_total(value, figure.decimals),
+            None => format_metric(value),
+        }
+    }
+}
+
+/// A case's cell of a column, from its index in the run and its outcome.
+type Cell<'a> = Box<dyn Fn(usize, &CaseOutcome) -> String + 'a>;
+
+/// A column of the per-case table: its heading and each case's cell.
+struct Column<'a> {
+    heading: String,
+    cell: Cell<'a>,
+}
+
+impl<'a> Column<'a> {
+    fn new(heading: &str, cell: impl Fn(usize, &CaseOutcome) -> String + 'a) -> Self {
+        Column {
+            heading: heading.to_string(),
+            cell: Box::new(cell),
+        }
+    }
+}
+
+/// The names of the metrics any of `outcomes` has: the legend's first, in its order, then any
+/// other in the order met.
+fn metric_names<'a>(legend: &'a Legend, outcomes: &'a [CaseOutcome]) -> Vec<&'a str> {
+    let present = |name: &str| {
+        outcomes
+            .iter()
+            .flat_map(|o| &o.metrics)
+            .any(|m| m.name == name)
+    };
+    let mut names: Vec<&str> = legend
+        .metrics
+        .iter()
+        .map(|figure| figure.name)
+        .filter(|name| present(name))
+        .collect();
+    for metric in outcomes.iter().flat_map(|o| &o.metrics) {
+        if !names.contains(&metric.name) {
+            names.push(metric.name);
+        }
+    }
+    names
+}
+
+/// The per-case table: seed (or case), the case's parameters, score, the game's metrics (`-`
+/// for a case without one), relative score (if known), moves, time, peak memory (where programs played) and verdict.
+/// Each column is one [`Column`]: a new figure of a case is one more.
+pub fn case_table(legend: &Legend, outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String {
+    let formats = Formats(legend);
     let param_names: Vec<&str> = outcomes
         .first()
         .map(|o| o.params.iter().map(|(name, _)| *name).collect())
         .unwrap_or_default();
-    let metric_names: Vec<&str> = outcomes
-        .first()
-        .map(|o| o.metrics.iter().map(|m| m.name).collect())
-        .unwrap_or_default();
     let plain_seeds = outcomes
         .iter()
         .all(|o| o.case.name.is_none() && o.case.group.is_none());
-    let mut header: Vec<String> = vec![if plain_seeds { "seed" } else { "case" }.into()];
-    header.extend(param_names.iter().map(|s| s.to_string()));
-    header.push("score".into());
-    header.extend(metric_names.iter().map(|s| s.to_string()));
-    if relative.is_some() {
-        header.push("rel".into());
+    let mut columns = vec![Column::new(
+        if plain_seeds { "seed" } else { "case" },
+        |_, o| o.case.to_string(),
+    )];
+    for name in param_names {
+        columns.push(Column::new(name, move |_, o| {
+            o.params
+                .iter()
+                .find(|(param, _)| *param == name)
+                .map_or("-".into(), |(_, value)| value.clone())
+        }));
     }
-    header.extend(["moves".into(), "time".into()]);
+    columns.push(Column::new("score", move |_, o| formats.score(o.score)));
+    for name in metric_names(legend, outcomes) {
+        columns.push(Column::new(name, move |_, o| {
+            o.metrics
+                .iter()
+                .find(|m| m.name == name)
+                .map_or("-".into(), |m| formats.metric(name, m.value))
+        }));
+    }
+    if let Some(relative) = relative {
+        columns.push(Column::new("rel", move |i, _| {
+            format!("{:.1}", relative[i])
+        }));
+    }
+    columns.push(Column::new("moves", |_, o| o.moves.to_string()));
+    columns.push(Column::new("time", |_, o| {
+        format!("{:.2}s", o.time.as_secs_f64())
+    }));
     // Only programs have a memory of their own (an in-process player shares marathon's).
-    let memory = outcomes.iter().any(|o| o.max_rss_kib.is_some());
-    if memory {
-        header.push("mem".into());
+    if outcomes.iter().any(|o| o.max_rss_kib.is_some()) {
+        columns.push(Column::new("mem", |_, o| match o.max_rss_kib {
+            Some(kib) => format!("{:.1}M", kib as f64 / 1024.0),
+            None => "-".into(),
+        }));
     }
-    header.push("verdict".into());
-    let mut rows = vec![header];
+    columns.push(Column::new("verdict", |_, o| o.verdict.to_string()));
+    let mut rows = vec![columns.iter().map(|c| c.heading.clone()).collect()];
     for (i, o) in outcomes.iter().enumerate() {
-        let mut row = vec![o.case.to_string()];
-        row.extend(o.params.iter().map(|(_, v)| v.clone()));
-        row.push(format_score(o.score));
-        row.extend(o.metrics.iter().map(|m| format_metric(m.value)));
-        if let Some(rel) = relative {
-            row.push(format!("{:.1}", rel[i]));
-        }
-        row.push(o.moves.to_string());
-        row.push(format!("{:.2}s", o.time.as_secs_f64()));
-        if memory {
-            row.push(match o.max_rss_kib {
-                Some(kib) => format!("{:.1}M", kib as f64 / 1024.0),
-                None => "-".into(),
-            });
-        }
-        row.push(o.verdict.to_string());
-        rows.push(row);
+        rows.push(columns.iter().map(|c| (c.cell)(i, o)).collect());
     }
     render(&rows, true)
 }
 
 /// Metrics are often fractions (0.83) and sometimes large sums; three significant decimals at
-/// most keep the table narrow.
+/// most keep the table narrow (for a metric no legend describes).
 pub(crate) fn format_metric(value: f64) -> String {
     if value.abs() >= 100.0 && value.fract() != 0.0 {
         format!("{value:.1}")
@@ -181,9 +271,10 @@ pub(crate) fn render(rows: &[Vec<String>], text_last: bool) -> String {
     out
 }
 
-/// One line per game: the run's aggregates.
-pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
-    let with_rel = summaries.iter().any(|(_, s)| s.mean_relative.is_some());
+/// One line per game: the run's aggregates, each game's figures with its own decimals; then
+/// each game's metrics, their mean and total.
+pub fn summary_table(summaries: &[(&str, &Legend, &Summary)]) -> String {
+    let with_rel = summaries.iter().any(|(_, _, s)| s.mean_relative.is_some());
     let mut header: Vec<String> = ["game", "cases", "mean", "total", "median", "min", "max"]
         .map(String::from)
         .to_vec();
@@ -192,15 +283,16 @@ pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
     }
     header.extend(["failures".into(), "time".into()]);
     let mut rows = vec![header];
-    for (game, s) in summaries {
+    for (game, legend, s) in summaries {
+        let formats = Formats(legend);
         let mut row = vec![
             game.to_string(),
             s.cases.to_string(),
-            format!("{:.2}", s.mean),
-            format_metric(s.total),
-            format_score(s.median),
-            format_score(s.min),
-            format_score(s.max),
+            formats.mean(s.mean),
+            formats.score(s.total),
+            formats.median(s.median),
+            formats.score(s.min),
+            formats.score(s.max),
         ];
         if with_rel {
             row.push(s.mean_relative.map_or("-".into(), |r| format!("{r:.2}")));
@@ -215,13 +307,14 @@ pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
             .map(String::from)
             .to_vec(),
     ];
-    for (game, s) in summaries {
+    for (game, legend, s) in summaries {
+        let formats = Formats(legend);
         for m in &s.metrics {
             metric_rows.push(vec![
                 game.to_string(),
                 m.name.to_string(),
-                format_metric(m.mean),
-                format_metric(m.total),
+                formats.metric_mean(m.name, m.mean),
+                formats.metric_total(m.name, m.total),
             ]);
         }
     }
@@ -229,6 +322,84 @@ pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
         out.push('\n');
         out.push_str(&render(&metric_rows, false));
     }
+    out
+}
+
+/// What the tables above it mean, for a newcomer: what `time` counts (`wall`: the run's own
+/// duration and threads, when known), then for each game (its name, legend and the cases its
+/// tables showed) its score, parameters and the metrics its cases have, and how case ids read
+/// when a case's id is not its bare seed. Lines are wrapped to 100 columns.
+pub fn legend(
+    games: &[(&str, &Legend, &[CaseOutcome])],
+    wall: Option<(Duration, usize)>,
+) -> String {
+    let mut out = String::new();
+    let mut time = "time = the players' time as the judge counts it, summed over the cases: not \
+                    the run's wall time"
+        .to_string();
+    if let Some((wall, threads)) = wall {
+        let _ = write!(
+            time,
+            " (this run: {:.1} s on {threads} thread{})",
+            wall.as_secs_f64(),
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+    out.push_str(&wrap(&time, "  "));
+    for (game, legend, outcomes) in games {
+        let mut terms = vec![format!("score = {}", legend.score.about)];
+        terms.extend(
+            legend
+                .params
+                .iter()
+                .map(|term| format!("{} = {}", term.name, term.about)),
+        );
+        let shown = metric_names(legend, outcomes);
+        terms.extend(
+            legend
+                .metrics
+                .iter()
+                .filter(|figure| shown.contains(&figure.name))
+                .map(|figure| format!("{} = {}", figure.name, figure.about)),
+        );
+        let case_ids = outcomes
+            .iter()
+            .any(|o| o.case.name.is_some() || o.case.group.is_some());
+        if case_ids && let Some(cases) = legend.cases {
+            terms.push(format!("case = {cases}"));
+        }
+        out.push_str(&wrap(&format!("{game}: {}", terms.join("; ")), "  "));
+    }
+    out
+}
+
+/// `text` broken into lines of at most 100 columns at spaces, every line after the first
+/// behind `indent`.
+pub fn wrap(text: &str, indent: &str) -> String {
+    wrap_after("", text, indent)
+}
+
+/// `prefix` as it is (an aligned name), then `text` broken into lines of at most 100 columns
+/// at spaces, every line after the first behind `indent`.
+pub fn wrap_after(prefix: &str, text: &str, indent: &str) -> String {
+    const WIDTH: usize = 100;
+    let mut out = String::new();
+    let mut line = prefix.to_string();
+    let mut words_on_line = 0;
+    for word in text.split(' ').filter(|word| !word.is_empty()) {
+        if words_on_line > 0 && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+            words_on_line = 0;
+        } else if words_on_line > 0 {
+            line.push(' ');
+        }
+        line.push_str(word);
+        words_on_line += 1;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
     out
 }
 
@@ -404,11 +575,12 @@ mod tests {
             value: 6.5,
         }];
         let both = [official.clone(), grouped];
-        let table = case_table(&both, None);
+        let solitaire = legend_of("solitaire");
+        let table = case_table(solitaire, &both, None);
         let lines: Vec<&str> = table.lines().collect();
         assert!(lines[0].starts_with("case  N  score  points"), "{table}");
-        assert!(lines[1].starts_with("g6-1  6     40      13"), "{table}");
-        assert!(lines[2].starts_with("g6:3  6     20     6.5"), "{table}");
+        assert!(lines[1].starts_with("g6-1  6     40   13.00"), "{table}");
+        assert!(lines[2].starts_with("g6:3  6     20    6.50"), "{table}");
 
         let s = Summary::of(&both, None);
         assert_eq!(s.total, 60.0);
@@ -420,19 +592,148 @@ mod tests {
                 total: 19.5
             }]
         );
-        let summary = summary_table(&[("solitaire", s)]);
+        let summary = summary_table(&[("solitaire", solitaire, &s)]);
         assert!(
             summary
                 .lines()
                 .any(|l| l.split_whitespace().collect::<Vec<_>>()
-                    == ["solitaire", "points", "9.75", "19.5"]),
+                    == ["solitaire", "points", "9.75", "19.50"]),
+            "{summary}"
+        );
+    }
+
+    fn legend_of(game: &str) -> &'static Legend {
+        marathon_games::lookup(game).unwrap().legend()
+    }
+
+    fn words(line: &str) -> Vec<&str> {
+        line.split_whitespace().collect()
+    }
+
+    /// Every row of a column has the column's decimals, the legend's for the game's figure; a
+    /// whole total of fractions (Kattis points) prints as a whole number.
+    #[test]
+    fn each_column_keeps_its_decimals() {
+        let mut cases = Vec::new();
+        for (seed, score, points) in [(1, 100.0, 4.0), (2, 82.5, 1.25), (3, 7.0, 0.75)] {
+            let mut case = outcome(seed, score, Verdict::Ok);
+            case.game = "reversi";
+            case.metrics = vec![
+                marathon_core::Metric {
+                    name: "owned",
+                    value: score,
+                },
+                marathon_core::Metric {
+                    name: "predicted",
+                    value: points / 8.0,
+                },
+            ];
+            cases.push(case);
+        }
+        let reversi = legend_of("reversi");
+        let table = case_table(reversi, &cases, None);
+        let rows: Vec<Vec<&str>> = table.lines().skip(1).map(words).collect();
+        // seed, N, score (3 decimals), owned (whole), predicted (3 decimals), moves, time.
+        assert_eq!(
+            rows[0][..5],
+            ["1", "6", "100.000", "100", "0.500"],
+            "{table}"
+        );
+        assert_eq!(rows[1][..5], ["2", "6", "82.500", "82", "0.156"], "{table}");
+        assert_eq!(rows[2][..5], ["3", "6", "7.000", "7", "0.094"], "{table}");
+
+        let s = Summary::of(&cases, None);
+        let summary = summary_table(&[("reversi", reversi, &s)]);
+        let lines: Vec<Vec<&str>> = summary.lines().map(words).collect();
+        // mean, total, median, min, max with the score's 3 decimals.
+        assert_eq!(
+            lines[1][..7],
+            [
+                "reversi", "3", "63.167", "189.500", "82.500", "7.000", "100.000"
+            ],
+            "{summary}"
+        );
+        assert!(
+            lines.contains(&vec!["reversi", "predicted", "0.250", "0.750"]),
+            "{summary}"
+        );
+
+        let solitaire = legend_of("solitaire");
+        let mut official = outcome(1, 40.0, Verdict::Ok);
+        official.metrics = vec![marathon_core::Metric {
+            name: "points",
+            value: 0.1 + 0.2,
+        }];
+        let mut other = official.clone();
+        other.metrics[0].value = 2.7;
+        let s = Summary::of(&[official, other], None);
+        let summary = summary_table(&[("solitaire", solitaire, &s)]);
+        assert!(
+            summary
+                .lines()
+                .any(|l| words(l) == ["solitaire", "points", "1.50", "3"]),
             "{summary}"
         );
     }
 
     #[test]
+    fn the_legend_says_what_time_sums_and_what_the_figures_mean() {
+        let with_metric = |game: &'static str, case: CaseId, names: &[&'static str]| {
+            let mut o = outcome(1, 1.0, Verdict::Ok);
+            o.game = game;
+            o.case = case;
+            o.metrics = names
+                .iter()
+                .map(|&name| marathon_core::Metric { name, value: 1.0 })
+                .collect();
+            o
+        };
+        let tiles = [with_metric("tiles", CaseId::seed(1), &["clears", "10k"])];
+        let reversi = [with_metric("reversi", CaseId::seed(1), &["owned"])];
+        let grouped = [with_metric("solitaire", CaseId::in_group(6, 3), &[])];
+        let text = legend(
+            &[
+                ("tiles", legend_of("tiles"), &tiles),
+                ("reversi", legend_of("reversi"), &reversi),
+                ("solitaire", legend_of("solitaire"), &grouped),
+            ],
+            Some((Duration::from_millis(2500), 2)),
+        );
+        assert!(
+            text.lines().all(|line| line.chars().count() <= 100),
+            "{text}"
+        );
+        let text = words(&text).join(" ");
+        assert!(text.starts_with("time = the players' time"), "{text}");
+        assert!(
+            text.contains("not the run's wall time (this run: 2.5 s on 2 threads)"),
+            "{text}"
+        );
+        for needle in [
+            "N = colours",
+            "10k = 1 when the game reached",
+            "owned = player 1's",
+        ] {
+            assert!(text.contains(needle), "{needle}: {text}");
+        }
+        assert!(
+            !text.contains("doubles ="),
+            "a metric no case showed: {text}"
+        );
+        assert!(
+            !text.contains("predicted"),
+            "a metric no case showed: {text}"
+        );
+        assert!(text.contains("g6:3 means seed 3 of group 6"), "{text}");
+        let seeds = [with_metric("solitaire", CaseId::seed(3), &[])];
+        let without_ids = legend(&[("solitaire", legend_of("solitaire"), &seeds)], None);
+        assert!(!without_ids.contains("g6:3"), "{without_ids}");
+    }
+
+    #[test]
     fn table_aligns_and_shows_verdicts() {
         let table = case_table(
+            legend_of("linez"),
             &[
                 outcome(1, 5.0, Verdict::Ok),
                 outcome(

@@ -11,12 +11,14 @@ use std::path::Path;
 use crate::record::CaseRecord;
 use crate::report::Summary;
 use marathon_core::replay::escape_html as escape;
-use marathon_core::{CaseOutcome, PlayerSpec, format_score};
+use marathon_core::{CaseOutcome, Legend, PlayerSpec, format_score};
 
 /// One game's part of a run.
 pub struct GameRun<'a> {
     pub game: &'a str,
     pub maximize: bool,
+    /// How the game's figures print.
+    pub legend: &'a Legend,
     pub outcomes: &'a [CaseOutcome],
     pub summary: &'a Summary,
 }
@@ -154,12 +156,21 @@ pub fn html(runs: &[GameRun], setup: &RunSetup, earlier: Option<&EarlierRun>) ->
         )),
         escape(command)
     );
-    let summaries: Vec<(&str, Summary)> =
-        runs.iter().map(|r| (r.game, r.summary.clone())).collect();
+    let summaries: Vec<(&str, &Legend, &Summary)> =
+        runs.iter().map(|r| (r.game, r.legend, r.summary)).collect();
     let _ = writeln!(
         body,
         "<h2>Summary</h2><pre>{}</pre>",
         escape(&crate::report::summary_table(&summaries))
+    );
+    let legends: Vec<(&str, &Legend, &[CaseOutcome])> = runs
+        .iter()
+        .map(|run| (run.game, run.legend, run.outcomes))
+        .collect();
+    let _ = writeln!(
+        body,
+        "<pre class=\"muted\">{}</pre>",
+        escape(&crate::report::legend(&legends, None))
     );
     for run in runs {
         game_section(&mut body, run, setup, earlier);
@@ -196,7 +207,7 @@ fn game_section(out: &mut String, run: &GameRun, setup: &RunSetup, earlier: Opti
         let _ = writeln!(
             out,
             "<pre>{}</pre>",
-            escape(&crate::breakdown::table(&groups))
+            escape(&crate::breakdown::table(run.legend, &groups))
         );
     }
     let _ = writeln!(out, "<h3>Distribution of scores</h3>");
@@ -450,6 +461,7 @@ mod tests {
         let mut run = GameRun {
             game: "linez",
             maximize: true,
+            legend: marathon_games::lookup("linez").unwrap().legend(),
             outcomes: &outcomes,
             summary: &summary,
         };
@@ -467,7 +479,8 @@ mod tests {
     fn line(game: &'static str, case: CaseId, score: f64) -> String {
         let mut outcome = outcome(case, score, Verdict::Ok);
         outcome.game = game;
-        CaseRecord::new(&outcome, None).to_line()
+        let legend = marathon_games::lookup(game).unwrap().legend();
+        CaseRecord::new(legend, &outcome, None).to_line()
     }
 
     #[test]
@@ -495,6 +508,7 @@ mod tests {
         let run = GameRun {
             game: "linez",
             maximize: true,
+            legend: marathon_games::lookup("linez").unwrap().legend(),
             outcomes: &outcomes,
             summary: &summary,
         };
@@ -511,6 +525,13 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("-o linez-g6-9.html"));
+        // What the summary's figures mean is on the page too.
+        assert!(
+            page.contains("time = the players&#39; time")
+                || page.contains("time = the players' time"),
+            "{page}"
+        );
+        assert!(page.contains("score = the points scored"), "{page}");
         assert!(page.contains("&lt;b&gt;") && !page.contains("<b>\""));
         assert!(!page.contains("<x"), "the command is escaped");
         // 9 score bars, 20 histogram bins, 9 time bars.

@@ -190,6 +190,13 @@ impl Shard {
     }
 }
 
+/// `I/N`, as `--shard` reads it.
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

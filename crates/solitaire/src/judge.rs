@@ -11,7 +11,10 @@ use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, Clock, ClockKind, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{
+    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting, Settings,
+    Solve, Term, Verdict,
+};
 use serde_json::Value;
 
 use crate::ai;
@@ -41,6 +44,47 @@ impl GameSpec for Solitaire {
     const MEMORY_LIMIT_MIB: Option<u64> = Some(2048);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+    const LEGEND: &'static Legend = &Legend {
+        score: Figure {
+            name: "score",
+            decimals: 0,
+            about: "removals, plus the bonuses for runs, sets and alternations; 0 on a failure",
+        },
+        params: &[Param {
+            name: "alphabet",
+            kind: ParamKind::Text,
+            about: "the piece types the stacks are drawn from: 1-4, t torn, l lopare, d dam, \
+                    s springare",
+        }],
+        metrics: &[Figure {
+            name: POINTS_METRIC,
+            decimals: 2,
+            about: "(official cases) Kattis points P * X / Y: P the case's points, X the \
+                    score, Y the best score recorded for the case",
+        }],
+        players: &[
+            Term {
+                name: "ai",
+                about: "a Monte Carlo tree search with chance nodes for the hidden pieces",
+            },
+            Term {
+                name: "flat",
+                about: "each removal valued by the mean of heuristic playouts, no tree",
+            },
+            Term {
+                name: "greedy",
+                about: "the removal with the most points now",
+            },
+            Term {
+                name: "random",
+                about: "uniformly random legal removals",
+            },
+        ],
+        cases: Some(
+            "g6:3 means seed 3 of group 6 (--group 6 --seeds 3), g6-1 the first official case \
+             of group 6 (--official; g1 and g2 are groups 1 and 2's only ones)",
+        ),
+    };
 
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
         Some((1..=GROUP_ALPHABETS.len() as u32, DEFAULT_GROUP))
@@ -53,11 +97,7 @@ impl GameSpec for Solitaire {
             .collect()
     }
 
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         let weights = ai::player_weights(player, given)?;
         Ok(list_part(ai::reads_weights(player), &weights))
     }

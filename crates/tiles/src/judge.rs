@@ -10,7 +10,10 @@ use std::time::Duration;
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
-use marathon_core::{CaseId, Clock, ClockKind, GameSpec, Metric, Scored, Settings, Solve, Verdict};
+use marathon_core::{
+    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting, Settings,
+    Solve, Term, Verdict,
+};
 use serde_json::Value;
 
 use crate::ai;
@@ -44,14 +47,70 @@ impl GameSpec for Tiles {
     const MEMORY_LIMIT_MIB: Option<u64> = Some(1024);
     const SOLVE: Solve = ai::speak_protocol;
     const VIEWER: Viewer = vis::VIEWER;
+    const LEGEND: &'static Legend = &Legend {
+        score: Figure {
+            name: "score",
+            decimals: 0,
+            about: "tiles used (placed, or R applied), + S for each line cleared, + 3S for a \
+                    row and a column cleared at once; 0 on a failure",
+        },
+        params: &[
+            Param {
+                name: "N",
+                kind: ParamKind::Integer,
+                about: "colours, and shapes (4-10)",
+            },
+            Param {
+                name: "S",
+                kind: ParamKind::Integer,
+                about: "the board's side (8-12)",
+            },
+            Param {
+                name: "D",
+                kind: ParamKind::Integer,
+                about: "the discard limit (2-4)",
+            },
+        ],
+        metrics: &[
+            Figure {
+                name: "clears",
+                decimals: 0,
+                about: "placements that cleared a line (or two)",
+            },
+            Figure {
+                name: "doubles",
+                decimals: 0,
+                about: "placements that cleared a row and a column at once",
+            },
+            Figure {
+                name: "10k",
+                decimals: 0,
+                about: "1 when the game reached the cap of 10,000 moves (discards count), so \
+                        its total counts such games",
+            },
+        ],
+        players: &[
+            Term {
+                name: "ai",
+                about: "an expectimax over the next tile (two tiles deep for its best \
+                        replies), weights tuned per N, S and D",
+            },
+            Term {
+                name: "greedy",
+                about: "the first legal cell with the most neighbours; discards a tile that \
+                        fits nowhere",
+            },
+            Term {
+                name: "random",
+                about: "a uniformly random legal reply",
+            },
+        ],
+        cases: None,
+    };
 
     /// The settings of the weights every case's tuned weights start from (a case's own
     /// weights differ by its kinds, board and discards: `ai::search::tuned_weights`).
-    fn settings(
-        &self,
-        player: &str,
-        given: &Settings,
-    ) -> Result<Vec<(&'static str, String)>, String> {
+    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         let weights = ai::player_weights(player, ai::Weights::default(), given)?;
         Ok(list_part(ai::reads_weights(player), &weights))
     }

@@ -9,7 +9,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use marathon_core::{CaseOutcome, PlayConfig, Settings, format_score, parse_seed_set};
+use marathon_core::{CaseOutcome, Legend, PlayConfig, Settings, format_score, parse_seed_set};
 use marathon_runner::record::CaseRecord;
 use marathon_runner::runner::{RunOptions, run_cases};
 use marathon_runner::select::{builtin_player, case_ids, time_limit};
@@ -132,7 +132,7 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
             if let Some(out) = json.as_mut()
                 && written.is_ok()
             {
-                written = write_record(out, outcome, &row.settings);
+                written = write_record(out, game.legend(), outcome, &row.settings);
             }
         });
         written.map_err(|e| format!("--json: {e}"))?;
@@ -165,10 +165,11 @@ fn combinations(vary: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
 
 fn write_record(
     out: &mut impl Write,
+    legend: &Legend,
     outcome: &CaseOutcome,
     settings: &Settings,
 ) -> std::io::Result<()> {
-    let mut record = serde_json::to_value(CaseRecord::new(outcome, None))?;
+    let mut record = serde_json::to_value(CaseRecord::new(legend, outcome, None))?;
     if let Some(object) = record.as_object_mut() {
         let settings: serde_json::Map<String, serde_json::Value> = settings
             .pairs()

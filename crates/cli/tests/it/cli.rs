@@ -814,11 +814,42 @@ fn bad_time_limits_are_refused() {
 fn player_settings_are_listed_checked_and_played() {
     let listed = run(&["players", "linez"]);
     listed.assert_success();
-    assert!(listed.stdout.contains("depth=3"), "{}", listed.stdout);
+    let lines: Vec<&str> = listed.stdout.lines().collect();
+    let line_of = |start: &str| -> Vec<&str> {
+        let line = lines
+            .iter()
+            .find(|line| line.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?}:\n{}", listed.stdout));
+        line.split_whitespace().collect()
+    };
+    // Every player and setting is described; an unbounded count reads `none`.
+    assert_eq!(line_of("hand")[..4], ["hand", "the", "same", "search"]);
+    assert_eq!(line_of("depth=3")[..3], ["depth=3", "spawns", "per"]);
+    assert_eq!(line_of("max_rounds=none")[1..3], ["the", "most"]);
+    assert_eq!(
+        line_of("random")[1..],
+        ["a", "uniformly", "random", "legal", "move"]
+    );
     assert!(
-        listed.stdout.contains("random  (no settings)"),
+        !listed.stdout.contains(&u64::MAX.to_string()),
         "{}",
         listed.stdout
+    );
+    assert!(
+        listed.stdout.contains("What its tables show:"),
+        "{}",
+        listed.stdout
+    );
+    assert!(
+        listed.stdout.lines().all(|l| l.chars().count() <= 100),
+        "{}",
+        listed.stdout
+    );
+    let tiles = run(&["players", "tiles"]);
+    assert!(
+        tiles.stdout.contains("10k = 1 when the game reached"),
+        "{}",
+        tiles.stdout
     );
     // Refused before anything plays, naming the setting and the ones there are.
     for (args, needles) in [
@@ -828,6 +859,10 @@ fn player_settings_are_listed_checked_and_played() {
         ),
         (&["--set", "depth=9"], &["depth=9", "1 to 4"]),
         (&["--set", "depth=two"], &["depth=two"]),
+        (
+            &["--set", "max_rounds=lots"],
+            &["max_rounds=lots", "or none"],
+        ),
         (&["--set", "depth"], &["NAME=VALUE"]),
         (
             &["--player", "random", "--set", "depth=2"],
@@ -851,6 +886,19 @@ fn player_settings_are_listed_checked_and_played() {
     );
     let scores = |cases: &[Value]| cases.iter().map(score).collect::<Vec<_>>();
     assert_ne!(scores(&default), scores(&narrow));
+    // `none`, as listed, is a value: no bound, the default.
+    let (_, unbounded) = play_json(
+        &dir,
+        &[
+            "--seeds",
+            "1-2",
+            "--effort",
+            "2",
+            "--set",
+            "max_rounds=none",
+        ],
+    );
+    assert_eq!(scores(&unbounded), scores(&default));
 }
 
 /// With `--best`, the table's relative scores are the JSON lines': against the best known
@@ -1002,6 +1050,34 @@ fn shards_merged_are_the_whole_run() {
         cells
     };
     assert_eq!(summary_row(&merge.stdout), summary_row(&whole_run.stdout));
+    // Each part's records say which part they are; merge says what each part held and, for a
+    // whole run, warns of nothing.
+    for (index, part) in parts.iter().enumerate() {
+        let text = std::fs::read_to_string(part).unwrap();
+        for line in text.lines() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["shard"], format!("{}/3", index + 1), "{line}");
+        }
+    }
+    let held = merge.stdout.lines().next().unwrap().to_owned();
+    assert!(held.starts_with("merged 3 parts: "), "{held}");
+    for (part, cases, shard) in [(&parts[0], 3, 1), (&parts[1], 2, 2), (&parts[2], 2, 3)] {
+        let said = format!("{part} {cases} cases (shard {shard}/3)");
+        assert!(merge.stdout.contains(&said), "{said}:\n{}", merge.stdout);
+    }
+    assert!(!merge.stderr.contains("warning"), "{}", merge.stderr);
+    // Parts 1 and 3 of 3 merge, with a warning that part 2 is missing.
+    let partial = run(&["merge", "--summary-only", &parts[0], &parts[2]]);
+    partial.assert_success();
+    assert!(
+        partial
+            .stderr
+            .contains("warning: the run was played in 3 parts")
+            && partial.stderr.contains("(part 2)"),
+        "{}",
+        partial.stderr
+    );
+    assert_eq!(summary_row(&partial.stdout)[1], "5", "{}", partial.stdout);
     // A case in two parts is refused, naming it and both files.
     let twice = run(&["merge", &parts[0], &parts[0]]);
     twice.assert_usage_error(&["is in both", &parts[0]]);
@@ -1165,6 +1241,43 @@ fn solve_rejects_malformed_input_with_a_message() {
     }
 }
 
+/// A grouped case's table shows its id, and the legend under it says how such ids read; its
+/// record's alphabet is text also when it is all digits.
+#[test]
+fn grouped_cases_are_explained_and_their_alphabet_is_text() {
+    let dir = TempDir::new("grouped");
+    let (run, cases) = play_game_json(
+        &dir,
+        "solitaire",
+        &[
+            "--group",
+            "3",
+            "--seeds",
+            "1-2",
+            "--effort",
+            "1",
+            "--time-limit",
+            NO_HURRY,
+        ],
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("g3:1 ")),
+        "{}",
+        run.stdout
+    );
+    let legend = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        legend.contains("case = g6:3 means seed 3 of group 6"),
+        "{legend}"
+    );
+    assert!(legend.contains("alphabet = the piece types"), "{legend}");
+    for case in &cases {
+        assert_eq!(case["params"]["alphabet"], "12", "{case}");
+    }
+}
+
 #[test]
 fn tour_prints_a_summary_naming_every_game() {
     let run = run(&[
@@ -1196,6 +1309,20 @@ fn tour_prints_a_summary_naming_every_game() {
         // game, cases, mean, total, median, min, max, failures, time
         assert_eq!(row[1], "2", "{row:?}");
         assert_eq!(row[7], "0", "{row:?}");
+    }
+    // Under the summary, what it means: what time sums, and each game's figures.
+    assert!(
+        run.stdout
+            .contains("\ntime = the players' time as the judge counts it, summed over"),
+        "{}",
+        run.stdout
+    );
+    for game in marathon_games::names() {
+        assert!(
+            run.stdout.contains(&format!("\n{game}: score = ")),
+            "{game}: {}",
+            run.stdout
+        );
     }
     // The note tells what was actually played.
     assert!(run.stdout.contains("seeds 1-2"), "{}", run.stdout);

@@ -36,7 +36,8 @@
   const params = data.params.map(([k, v]) => k + "=" + v).join(" ");
   $("case").textContent = data.game + " " + data.case + (params ? " (" + params + ")" : "");
   $("final").textContent = data.score + " in " + data.moves + " moves, " +
-    (data.time_ms / 1000).toFixed(2) + " s";
+    (data.time_ms / 1000).toFixed(2) + " s" +
+    (data.max_rss_kib == null ? "" : ", peak memory " + (data.max_rss_kib / 1024).toFixed(1) + " MiB");
 
   let index = 0;
   let timer = null;

@@ -147,7 +147,7 @@ fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
             let given = Settings::new(
                 listed
                     .iter()
-                    .map(|(name, value)| (name.to_string(), value.clone()))
+                    .map(|setting| (setting.name.to_string(), setting.value.clone()))
                     .collect(),
             );
             assert_eq!(game.settings(player, &given).unwrap(), listed, "{context}");
@@ -155,8 +155,13 @@ fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
                 .settings(player, &given.with("no_such_setting", "1"))
                 .unwrap_err();
             assert!(error.contains("no_such_setting"), "{context}: {error}");
-            for (name, _) in &listed {
-                assert!(error.contains(name), "{context}: {error}");
+            for setting in &listed {
+                assert!(error.contains(setting.name), "{context}: {error}");
+                assert!(
+                    !setting.about.is_empty(),
+                    "{context}: {} undescribed",
+                    setting.name
+                );
             }
             // Tiles lists the weights every case's tuned weights start from: a case's own
             // differ by its parameters, so setting the listed ones plays another game.
@@ -171,6 +176,55 @@ fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
             };
             let set = game.play(&case, &config);
             assert_same_game(&context, &set, &plain);
+        }
+    }
+}
+
+/// A game's legend describes what its tables show, in their order: every player, parameter and
+/// metric a case shows, and how its case ids read where they are not bare seeds.
+#[test]
+fn the_legend_describes_every_player_parameter_and_metric() {
+    for &game in games() {
+        let legend = game.legend();
+        let name = game.name();
+        let players: Vec<&str> = legend.players.iter().map(|term| term.name).collect();
+        assert_eq!(players, game.players(), "{name}: the players, in order");
+        let params: Vec<&str> = legend.params.iter().map(|term| term.name).collect();
+        assert_eq!(params, game.params(), "{name}: the parameters, in order");
+        let abouts = legend.players.iter().map(|term| term.about);
+        let mut abouts = abouts.chain(legend.params.iter().map(|param| param.about));
+        assert!(abouts.all(|about| !about.is_empty()), "{name}");
+        assert!(
+            legend.metrics.iter().all(|figure| !figure.about.is_empty()),
+            "{name}"
+        );
+        assert_eq!(legend.score.name, "score", "{name}");
+        assert_eq!(
+            legend.cases.is_some(),
+            game.groups().is_some() || !game.official_cases().is_empty(),
+            "{name}: case ids explained where they are not seeds"
+        );
+        let mut cases = vec![case(game, 1)];
+        cases.extend(game.official_cases().into_iter().take(1));
+        for case in cases {
+            for &player in game.players() {
+                let outcome = game.play(&case, &PlayConfig::builtin(player, NO_HURRY, Some(1)));
+                for metric in &outcome.metrics {
+                    assert!(
+                        legend.metric(metric.name).is_some(),
+                        "{name} {player} {case}: metric {} not in the legend",
+                        metric.name
+                    );
+                }
+                let shown: Vec<&str> = outcome.metrics.iter().map(|m| m.name).collect();
+                let order: Vec<&str> = legend
+                    .metrics
+                    .iter()
+                    .map(|figure| figure.name)
+                    .filter(|name| shown.contains(name))
+                    .collect();
+                assert_eq!(shown, order, "{name} {player}: the legend's order");
+            }
         }
     }
 }
@@ -285,11 +339,19 @@ fn every_cited_section_of_the_documents_exists() {
             let Some(name) = document.rsplit('/').next().filter(|_| !anchor.is_empty()) else {
                 continue;
             };
-            // Relative links (`../rules.md#...`) and repository paths (`docs/rules.md#...`).
-            let target = ["docs", "."]
-                .iter()
-                .map(|folder| root.join(folder).join(name))
-                .find(|path| path.is_file());
+            // Relative links (`../rules.md#...`, from the citing file's folder), repository
+            // paths (`docs/rules.md#...`), and bare names of documents in docs/ (code comments'
+            // `rules.md#...`). A relative link comes first: `../README.md` from docs/ is the
+            // top README, not docs/README.md.
+            let folder = source.parent().expect("a file in a folder");
+            let target = [
+                folder.join(document),
+                root.join(document),
+                root.join("docs").join(name),
+                root.join(name),
+            ]
+            .into_iter()
+            .find(|path| path.is_file());
             let Some(target) = target else {
                 continue;
             };

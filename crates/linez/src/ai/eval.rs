@@ -32,11 +32,11 @@ pub struct Weights {
 
 // The window weights (`line`) are an array, which one `--set NAME=VALUE` cannot name.
 marathon_core::tunable!(Weights {
-    points,
-    empty,
-    hole,
-    cut_off,
-    ready,
+    points: "worth of a point scored",
+    empty: "worth of an empty cell",
+    hole: "cost of an empty cell with no empty neighbour",
+    cut_off: "cost of an empty cell outside the largest empty region",
+    ready: "worth of four of a colour in a line whose gap a ball of that colour can reach",
 });
 
 /// The search's weights, tuned with the `ai` player at fixed effort on seeds 1-120.

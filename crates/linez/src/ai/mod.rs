@@ -68,7 +68,7 @@ impl PlayerSettings {
     }
 
     /// Every setting player `name` reads, with its value.
-    pub fn list(&mut self, name: &str) -> Vec<(&'static str, String)> {
+    pub fn list(&mut self, name: &str) -> Vec<marathon_core::Setting> {
         self.parts(name)
             .iter()
             .flat_map(|part| part.settings())

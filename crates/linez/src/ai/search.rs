@@ -42,12 +42,14 @@ pub struct Settings {
 }
 
 marathon_core::tunable!(Settings {
-    depth,
-    candidates,
-    settled_margin,
-    planned_moves,
-    time_scale,
-    max_rounds,
+    depth: "spawns per sampled future, the best reply played between two (1 to 4)",
+    candidates: "the moves, best by one-move worth, whose futures are sampled",
+    settled_margin: "a move stops being sampled once the leader is surely not worse than it by \
+                     more points than this",
+    planned_moves: "the game length the time is planned for",
+    time_scale: "a factor on every move's share of the time left",
+    max_rounds: "the most sampling rounds of a move under a time limit (none: no bound; \
+                 --effort sets the rounds instead)",
 } check = Settings::check);
 
 impl Settings {

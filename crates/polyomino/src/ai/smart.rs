@@ -72,18 +72,19 @@ pub struct Params {
 }
 
 marathon_core::tunable!(Params {
-    alpha,
-    cutoff,
-    waste,
-    pocket,
-    contact,
-    hand,
-    slack,
-    per_row,
-    every,
-    step,
-    pool_limit,
-    hold,
+    alpha: "asking for size s is worth s^alpha * (2 - 1/p), p the share of samples that fit",
+    cutoff: "sizes above the first whose p falls below this are no longer tracked",
+    waste: "cost per cell of a closed pocket too small for any piece (under 3 cells)",
+    pocket: "cost per closed pocket of 3 to 11 cells",
+    contact: "weight of a position's contact (piece edges against covered cells or the border)",
+    hand: "pieces held at once; the one that fits best is placed",
+    slack: "positions whose contact is within this of the largest are candidates",
+    per_row: "candidate positions taken per anchor row and rotation (none: all)",
+    every: "the sizes tracked: every size up to this one ...",
+    step: "... then sizes this factor apart",
+    pool_limit: "a placed piece joins its size's samples while they are fewer than this \
+                 (none: always)",
+    hold: "more than one piece is held only while the size asked for fits with at least this p",
 } check = Params::check);
 
 impl Params {

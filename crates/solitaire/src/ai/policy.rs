@@ -35,16 +35,16 @@ pub struct Weights {
 }
 
 marathon_core::tunable!(Weights {
-    gain,
-    dead_end,
-    mobility,
-    mobility_cap,
-    run_next,
-    set_progress,
-    set_next,
-    alternation,
-    empties,
-    noise,
+    gain: "per point gained now",
+    dead_end: "for a removal after which no move is left",
+    mobility: "per cell the removed piece reaches next, up to mobility_cap",
+    mobility_cap: "the most cells mobility counts",
+    run_next: "when a reachable cell holds the same type (the run can go on)",
+    set_progress: "per pending piece of a set in the making",
+    set_next: "when a reachable cell holds a piece that carries the set on",
+    alternation: "per pending piece of a set that would alternate with the last set",
+    empties: "for taking the last piece of a stack",
+    noise: "noise added to each removal's worth in playouts, uniform in [0, noise)",
 });
 
 impl Default for Weights {
