@@ -613,13 +613,16 @@ fn memory_limits_hold_in_the_sandbox_in_every_game() {
                     (50 << 10..100 << 10).contains(&peak(&under)),
                     "{game}: {under}"
                 );
-                // The same small program in and out of the sandbox holds the same: the
-                // launcher and the init are left out.
+                // The same small program (sh and sleep, under 2 MiB) in and out of the
+                // sandbox holds about the same: the launcher and the init (3.6 MiB resident
+                // each) are left out. The margin is one of them less a little: the init's child
+                // shares the init's pages until it runs `sh` (a vfork), which a reading on a
+                // loaded machine can catch, counted alone.
                 let small = "sleep 0.5; echo garbage";
                 let (free, boxed) = (judge(small, false, "100"), judge(small, true, "100"));
                 assert!(peak(&boxed) > 0, "{game}: {boxed}");
                 assert!(
-                    peak(&boxed) <= peak(&free) + 1024,
+                    peak(&boxed) <= peak(&free) + 3 * 1024,
                     "{game}: {} KiB in the sandbox, {} KiB outside",
                     peak(&boxed),
                     peak(&free)
