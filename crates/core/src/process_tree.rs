@@ -12,7 +12,9 @@
 //! look). With [`adopt_orphans`] (the `marathon` binary calls it) marathon is also a child
 //! subreaper: orphans of its players are reparented to marathon, not to init, so even one that
 //! cleared its environment and lost its parent is found: every child of marathon that is not a
-//! running player's `sh` is such an orphan, and it is killed when any case ends.
+//! running player's `sh` is such an orphan, and it is killed when any case ends. A subreaper
+//! must also reap what it adopts, or each dead orphan stays a zombie, holding a process slot,
+//! for the rest of the run: every kill and every reaped player ends with [`reap_orphans`].
 //!
 //! Elsewhere than Linux only the process group is killed: a program that leaves its group
 //! there may outlive its case.
@@ -55,11 +57,27 @@ pub fn spawn_player(command: &mut Command, tag: &PlayerTag) -> io::Result<Child>
     Ok(child)
 }
 
-/// Reaps a player's `sh` (already killed) and forgets it, in one step: see `PLAYERS`.
+/// Reaps a player's `sh` (already killed) and forgets it, in one step: see `PLAYERS`; then the
+/// dead orphans it left, which were reparented to us when it exited.
 pub fn reap_player(child: &mut Child) {
-    let mut players = players_write();
-    let _ = child.wait();
-    players.remove(&(child.id() as i32));
+    {
+        let mut players = players_write();
+        let _ = child.wait();
+        players.remove(&(child.id() as i32));
+    }
+    reap_orphans();
+}
+
+/// Reaps (as a subreaper) every dead child of ours that is not a running player's `sh`: the
+/// orphans we adopted that have died, however they died. Those are only ever reaped here or
+/// by the kills, never waited for elsewhere, and a player's `sh` is left to its endpoint, which
+/// waits for its exit status. Does nothing for a process that is not a subreaper (its other
+/// children belong to its own code).
+pub fn reap_orphans() {
+    #[cfg(target_os = "linux")]
+    if ADOPTING.load(Ordering::SeqCst) {
+        linux::reap_dead_orphans();
+    }
 }
 
 /// The environment variable that tags a player's processes: `MARATHON_PLAYER_<pid>_<n>=1`,
@@ -118,6 +136,7 @@ pub fn kill_tree(root: Pid, tag: &PlayerTag) {
     linux::kill_descendants(root, tag);
     #[cfg(not(target_os = "linux"))]
     let _ = tag;
+    reap_orphans();
 }
 
 /// Kills every running player's tree and every orphan we adopted: for a process about to exit
@@ -138,6 +157,7 @@ pub fn kill_every_player() {
 pub fn kill_adopted() {
     #[cfg(target_os = "linux")]
     linux::kill_children_and_descendants();
+    reap_orphans();
 }
 
 #[cfg(target_os = "linux")]
@@ -314,6 +334,19 @@ mod linux {
             .filter(|p| p.ppid == me && !players.contains_key(&p.pid))
             .map(|p| p.pid)
             .collect()
+    }
+
+    /// See [`super::reap_orphans`]. A zombie child that is not in `PLAYERS` while we hold its
+    /// read lock is an orphan: a player is registered before its pid can be seen (the spawn
+    /// holds the write lock) and forgotten only once reaped.
+    pub(super) fn reap_dead_orphans() {
+        let me = getpid().as_raw();
+        let players = players_read();
+        for p in snapshot() {
+            if p.ppid == me && p.zombie && !players.contains_key(&p.pid) {
+                let _ = waitpid(Pid::from_raw(p.pid), Some(WaitPidFlag::WNOHANG));
+            }
+        }
     }
 
     pub(super) fn kill_children_and_descendants() {

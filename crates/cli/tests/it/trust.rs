@@ -628,3 +628,47 @@ fn bad_output_paths_are_refused_before_playing() {
         assert!(started.elapsed() < PATIENCE, "{flag}");
     }
 }
+
+/// Issue 40, defect 1: a player's child killed with it while its shell lives was reparented to
+/// marathon (the subreaper) and never reaped: its zombie held a process slot for the whole run.
+/// Each player here counts, before it breaks the protocol, the zombies whose parent is marathon
+/// (its own parent): with one case at a time, every earlier case's children must be reaped.
+#[test]
+fn killed_players_leave_no_zombie_behind() {
+    let dir = temp_dir("zombies");
+    let counts = dir.join("zombies.txt");
+    let mark = marker();
+    let program = format!(
+        "sleep 1000.{mark} & read l; \
+         awk -v p=$PPID '$3 == \"Z\" && $4 == p' /proc/[0-9]*/stat 2>/dev/null | wc -l >> '{}'; \
+         echo garbage; sleep 1000.{mark}",
+        counts.display()
+    );
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-6",
+            "--threads",
+            "1",
+            "--quiet",
+            "--no-save",
+            "--exec",
+            &program,
+        ])
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    let counts = std::fs::read_to_string(&counts).expect("the players counted");
+    let counts: Vec<u32> = counts
+        .lines()
+        .map(|line| line.trim().parse().expect("a count"))
+        .collect();
+    assert_eq!(
+        counts, [0; 6],
+        "zombies of marathon seen by each case's player"
+    );
+    assert_none_left(&format!("1000.{mark}"), "zombie test");
+}
