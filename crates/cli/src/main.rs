@@ -195,7 +195,7 @@ enum Stop {
     Usage(String),
     /// Something could not be written (exit 1).
     Output(String),
-    /// Ctrl-C or SIGTERM (exit 128 + the signal): what finished has been written out.
+    /// Ctrl-C, SIGTERM or SIGHUP (exit 128 + the signal): what finished has been written out.
     Interrupted(i32),
 }
 
@@ -302,25 +302,30 @@ fn gen_case(game: &str, seed: u64, group: Option<u32>) -> Result<(), Stop> {
     out.finish()
 }
 
-/// Ctrl-C and SIGTERM stop a run cleanly: no new case starts, the running ones end at once and
-/// their players are killed, what finished is written out. A second signal exits at once,
-/// killing every player first.
+/// Ctrl-C, SIGTERM and SIGHUP (the terminal closed) stop a run cleanly: no new case starts, the
+/// running ones end at once and their players are killed, what finished is written out. A
+/// second Ctrl-C or SIGTERM exits at once, killing every player first; a second SIGHUP does not
+/// (a closing terminal may send more than one, and nobody is there to be impatient).
 fn watch_signals() -> Result<(), Stop> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| Stop::Output(format!("cannot watch for signals: {e}")))?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             for signal in signals.forever() {
                 if interrupt::request(signal) {
+                    let again = match signal {
+                        SIGHUP => "",
+                        _ => " (again to stop at once)",
+                    };
                     let _ = writeln!(
                         io::stderr(),
-                        "marathon: {}: stopping; running cases end now, none starts, what finished is kept \
-                         (again to stop at once)",
+                        "marathon: {}: stopping; running cases end now, none starts, what finished \
+                         is kept{again}",
                         signal_name(signal)
                     );
-                } else {
+                } else if signal != SIGHUP {
                     process_tree::kill_every_player();
                     std::process::exit(128 + signal);
                 }
@@ -926,9 +931,10 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     if !errors.is_empty() {
         return Err(Stop::Output(errors.join("; ")));
     }
-    printed?;
-    match interrupt::requested() {
-        Some(signal) => Err(Stop::Interrupted(signal)),
-        None => Ok(()),
+    // An interrupted run exits as interrupted even if the table could not be printed: after a
+    // SIGHUP the terminal is gone, and that is no news.
+    if let Some(signal) = interrupt::requested() {
+        return Err(Stop::Interrupted(signal));
     }
+    printed
 }

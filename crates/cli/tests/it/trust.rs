@@ -429,11 +429,16 @@ fn wait_for_lines(path: &Path, lines: usize) {
     }
 }
 
-/// Ctrl-C (or SIGTERM) during a run: no new case, the running players killed, what finished on
-/// disk (JSON lines, best scores, report) and in a summary marked as interrupted; exit 130 / 143.
+/// Ctrl-C (or SIGTERM, or SIGHUP: the terminal closed, issue 40's defect 2) during a run: no
+/// new case, the running players killed, what finished on disk (JSON lines, best scores,
+/// report) and in a summary marked as interrupted; exit 130 / 143 / 129.
 #[test]
 fn an_interrupted_run_keeps_what_finished_and_leaves_no_player() {
-    for (signal, code) in [(Signal::SIGINT, 130), (Signal::SIGTERM, 143)] {
+    for (signal, code) in [
+        (Signal::SIGINT, 130),
+        (Signal::SIGTERM, 143),
+        (Signal::SIGHUP, 129),
+    ] {
         let dir = temp_dir(&format!("interrupt-{signal}"));
         let (json, best, report) = (
             dir.join("run.jsonl"),
