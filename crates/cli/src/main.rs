@@ -351,6 +351,29 @@ fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
     })
 }
 
+/// Checks each output given (flag, path) and refuses two flags that name one file: each would
+/// replace what the other wrote.
+fn check_outputs(outputs: &[(&str, Option<&PathBuf>)]) -> Result<(), Stop> {
+    let given: Vec<(&str, &PathBuf)> = outputs
+        .iter()
+        .filter_map(|&(flag, path)| Some((flag, path?)))
+        .collect();
+    for (i, &(flag, path)) in given.iter().enumerate() {
+        check_output(flag, path)?;
+        for &(other_flag, other) in &given[..i] {
+            if files::same_file(path, other) {
+                return Err(Stop::Usage(format!(
+                    "{other_flag} {} and {flag} {} are one file: each would replace the other's \
+                     content; give them different files",
+                    other.display(),
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The earlier run `--compare` names: a kept run (`last`, `best`, an id) of the run's first
 /// game, else a `--json` file.
 fn earlier_run(
@@ -468,11 +491,10 @@ fn game_runs<'a>(
 
 /// `marathon merge`: the parts of a run, joined.
 fn merge(args: MergeArgs) -> Result<(), Stop> {
-    for (flag, path) in [("--json", &args.json), ("--report", &args.report)] {
-        if let Some(path) = path {
-            check_output(flag, path)?;
-        }
-    }
+    check_outputs(&[
+        ("--json", args.json.as_ref()),
+        ("--report", args.report.as_ref()),
+    ])?;
     let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
     let mut records = Vec::new();
     for path in &args.files {
@@ -756,24 +778,12 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         None => None,
     };
     let best = args.best.as_deref().map(BestScores::load).transpose()?;
-    if let Some(path) = &args.best {
-        check_output("--best", path)?;
-    }
-    if let Some(path) = &args.report {
-        check_output("--report", path)?;
-    }
-    let json = match &args.json {
-        Some(path) => Some((
-            path.clone(),
-            File::create(path).map_err(|e| {
-                Stop::Usage(format!(
-                    "--json {}: cannot write there: {e}",
-                    path.display()
-                ))
-            })?,
-        )),
-        None => None,
-    };
+    check_outputs(&[
+        ("--json", args.json.as_ref()),
+        ("--best", args.best.as_ref()),
+        ("--report", args.report.as_ref()),
+    ])?;
+    watch_signals()?;
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     let kept = if args.no_save {
         None
@@ -798,6 +808,22 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         })?;
         Some(kept)
     };
+    // Emptied only now, when nothing is left that could refuse the run.
+    let json = match &args.json {
+        Some(path) => match File::create(path) {
+            Ok(file) => Some((path.clone(), file)),
+            Err(e) => {
+                if let Some(kept) = kept {
+                    kept.discard();
+                }
+                return Err(Stop::Usage(format!(
+                    "--json {}: cannot write there: {e}",
+                    path.display()
+                )));
+            }
+        },
+        None => None,
+    };
     let mut sinks = Sinks {
         json,
         json_error: None,
@@ -807,7 +833,6 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         kept,
         kept_error: None,
     };
-    watch_signals()?;
     process_tree::adopt_orphans();
 
     let options = RunOptions {

@@ -677,3 +677,169 @@ fn killed_players_leave_no_zombie_behind() {
     );
     assert_none_left(&format!("1000.{mark}"), "zombie test");
 }
+
+/// Issue 40, defect 3: an output given as a symbolic link is written through it (the link
+/// stays, its target is replaced), and one that is not a regular file (a FIFO here, a device
+/// such as /dev/full or /dev/null alike) is written to, not replaced by a regular file.
+#[test]
+fn outputs_are_written_through_links_and_into_fifos() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let dir = temp_dir("through-links");
+    std::fs::create_dir(dir.join("kept")).unwrap();
+    let (best, report, page) = (
+        dir.join("kept/best.txt"),
+        dir.join("kept/report.html"),
+        dir.join("kept/replay.html"),
+    );
+    for (target, link) in [(&best, "best"), (&report, "report"), (&page, "page")] {
+        std::fs::write(target, "# old\n").unwrap();
+        symlink(target.strip_prefix(&dir).unwrap(), dir.join(link)).unwrap();
+    }
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-3",
+            "--player",
+            "greedy",
+            "--no-save",
+            "--best",
+        ])
+        .args([dir.join("best"), "--report".into(), dir.join("report")])
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let replayed = finish(
+        marathon(&["replay", "linez", "--seed", "2", "--player", "greedy", "-o"])
+            .arg(dir.join("page"))
+            .spawn()
+            .expect("marathon starts"),
+    );
+    assert_eq!(replayed.code, Some(0), "{}", replayed.stderr);
+    for (target, link) in [(&best, "best"), (&report, "report"), (&page, "page")] {
+        let meta = std::fs::symlink_metadata(dir.join(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link} was replaced");
+        let written = std::fs::read_to_string(target).unwrap();
+        assert!(written.len() > 50, "{link}'s target not written: {written}");
+    }
+    assert_eq!(std::fs::read_to_string(&best).unwrap().lines().count(), 4);
+    // No temporary left beside the link or the target.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+    assert_eq!(std::fs::read_dir(dir.join("kept")).unwrap().count(), 3);
+
+    let fifo = dir.join("report.fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        thread::spawn(move || std::fs::read_to_string(fifo).unwrap_or_default())
+    };
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .arg("--report")
+        .arg(&fifo)
+        .spawn()
+        .expect("marathon starts"),
+    );
+    if !reader.is_finished() {
+        // marathon never opened the FIFO: open it here so that the reader ends (empty).
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+    }
+    let read = reader.join().expect("the reader ends");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        read.contains("<html"),
+        "the report went elsewhere: {read:?}"
+    );
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+}
+
+/// Issue 40, defect 5: two of --json, --best and --report naming one file (here also through a
+/// link) would each replace the other's content: refused before anything is played, the file
+/// untouched, both flags named.
+#[test]
+fn one_file_for_two_outputs_is_refused() {
+    let dir = temp_dir("one-file-two-outputs");
+    let file = dir.join("x.txt");
+    std::fs::write(&file, "# precious\n").unwrap();
+    std::os::unix::fs::symlink(&file, dir.join("alias.txt")).unwrap();
+    let (file, alias) = (file.to_str().unwrap(), dir.join("alias.txt"));
+    let alias = alias.to_str().unwrap();
+    for (first, second, other) in [
+        ("--json", "--best", file),
+        ("--json", "--report", file),
+        ("--best", "--report", file),
+        ("--json", "--best", alias),
+    ] {
+        let run = finish(
+            marathon(&[
+                "play",
+                "linez",
+                "--seeds",
+                "1-3",
+                "--player",
+                "greedy",
+                "--no-save",
+                first,
+                file,
+                second,
+                other,
+            ])
+            .spawn()
+            .expect("marathon starts"),
+        );
+        assert_eq!(run.code, Some(2), "{first} {second}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(first) && run.stderr.contains(second),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_to_string(file).unwrap(), "# precious\n");
+    }
+    let merged = finish(
+        marathon(&["merge", file, "--json", file, "--report", alias])
+            .spawn()
+            .expect("marathon starts"),
+    );
+    assert_eq!(merged.code, Some(2), "{}", merged.stderr);
+    assert!(merged.stderr.contains("--report"), "{}", merged.stderr);
+    assert_eq!(std::fs::read_to_string(file).unwrap(), "# precious\n");
+}
+
+/// Issue 40, defect 6: a run refused before its first case (here: its runs cannot be kept)
+/// leaves an existing --json file as it was.
+#[test]
+fn a_refused_run_leaves_its_json_file_alone() {
+    let dir = temp_dir("refused-json");
+    let json = dir.join("p.jsonl");
+    std::fs::write(&json, "{\"earlier\":1}\n").unwrap();
+    // A folder under a regular file cannot be made, whoever asks (root too).
+    let blocker = dir.join("not-a-dir");
+    std::fs::write(&blocker, "").unwrap();
+    let run = finish(
+        marathon(&[
+            "play", "linez", "--seeds", "1", "--player", "greedy", "--json",
+        ])
+        .arg(&json)
+        .env("MARATHON_RUNS_DIR", blocker.join("runs"))
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("cannot keep the run"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), "{\"earlier\":1}\n");
+}
