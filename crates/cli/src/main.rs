@@ -498,7 +498,11 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
     let mut records = Vec::new();
     for path in &args.files {
-        for record in CaseRecord::read_file(path)? {
+        let file = CaseRecord::read_file(path)?;
+        if let Some(torn) = &file.torn {
+            let _ = writeln!(io::stderr(), "marathon: {torn}");
+        }
+        for record in file.records {
             let key = (record.game.clone(), record.case_key());
             if let Some(first) = seen.insert(key, path) {
                 return Err(Stop::Usage(format!(
@@ -777,6 +781,9 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         Some(which) => Some(earlier_run(&history, which, &plans)?),
         None => None,
     };
+    if let Some(torn) = earlier.as_ref().and_then(|earlier| earlier.torn.as_ref()) {
+        let _ = writeln!(io::stderr(), "marathon: --compare: {torn}");
+    }
     let best = args.best.as_deref().map(BestScores::load).transpose()?;
     check_outputs(&[
         ("--json", args.json.as_ref()),

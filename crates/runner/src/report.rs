@@ -220,6 +220,44 @@ pub fn summary_table(summaries: &[(&str, Summary)]) -> String {
     out
 }
 
+/// The table of a best-scores file (see [`BestScores`]); a missing file is an empty table.
+fn read_scores(path: &Path) -> Result<BTreeMap<(String, String), f64>, String> {
+    let mut scores = BTreeMap::new();
+    // A missing file (or a link to one) is a table not written yet.
+    if !path.exists() {
+        return Ok(scores);
+    }
+    let read = marathon_core::input::for_each_line(path, |line| {
+        let text = line.text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            return Ok(());
+        }
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let parsed = match fields.as_slice() {
+            [game, case, score] => score
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite())
+                .map(|score| (game.to_string(), case.to_string(), score)),
+            _ => None,
+        };
+        let (game, case, score) = parsed.ok_or_else(|| {
+            format!(
+                "{}:{}: expected `game case score`, found {text:?}",
+                path.display(),
+                line.number
+            )
+        })?;
+        scores.insert((game, case), score);
+        Ok(())
+    });
+    read.map(|()| scores)
+        .map_err(|message| match message.strip_prefix("cannot read ") {
+            Some(rest) => format!("cannot read best-scores file {rest}"),
+            None => message,
+        })
+}
+
 /// Best-known scores per (game, case), kept in a small text file: one `game case score` a line,
 /// the case written as tables show it (`17`, `g6:17`, `g6-1`).
 /// A run reads it to print relative scores and writes back any score that beats it.
@@ -234,41 +272,9 @@ impl BestScores {
     pub fn load(path: &Path) -> Result<Self, String> {
         let mut best = Self {
             path: path.to_path_buf(),
-            scores: BTreeMap::new(),
+            ..Self::default()
         };
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(best),
-            Err(e) => {
-                return Err(format!(
-                    "cannot read best-scores file {}: {e}",
-                    path.display()
-                ));
-            }
-        };
-        for (number, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let parsed = match fields.as_slice() {
-                [game, case, score] => score
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite())
-                    .map(|score| (game.to_string(), case.to_string(), score)),
-                _ => None,
-            };
-            let (game, case, score) = parsed.ok_or_else(|| {
-                format!(
-                    "{}:{}: expected `game case score`, found {line:?}",
-                    path.display(),
-                    number + 1
-                )
-            })?;
-            best.scores.insert((game, case), score);
-        }
+        best.scores = read_scores(path)?;
         Ok(best)
     }
 

@@ -843,3 +843,123 @@ fn a_refused_run_leaves_its_json_file_alone() {
     assert!(run.stderr.contains("cannot keep the run"), "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&json).unwrap(), "{\"earlier\":1}\n");
 }
+
+/// Runs marathon with `args` under an address-space limit of 2 GB (`ulimit -v`): a safety net,
+/// so that a regression that reads an endless stream whole fails the test (with an allocation
+/// error) instead of taking the machine's memory.
+fn marathon_in_2_gb(args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "ulimit -v 2000000 && exec \"$0\" \"$@\"", MARATHON])
+        .args(args)
+        .env("MARATHON_RUNS_DIR", runs_dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Issue 40, defect 4: input files are read within bounds (docs/runs.md): an endless stream
+/// named as --best, --seeds @FILE, --compare or a part to merge is refused at once, exit 2,
+/// naming the file, instead of growing marathon until the machine runs out of memory.
+#[test]
+fn endless_input_streams_are_refused() {
+    let mut seen = Vec::new();
+    for device in ["/dev/zero", "/dev/full"] {
+        if !Path::new(device).exists() {
+            eprintln!("no {device} here: skipped");
+            continue;
+        }
+        let seeds = format!("@{device}");
+        for args in [
+            vec!["play", "linez", "--seeds", "1", "--best", device],
+            vec!["play", "linez", "--seeds", &seeds],
+            vec!["play", "linez", "--seeds", "1", "--compare", device],
+            vec!["merge", device],
+        ] {
+            let mut args = args;
+            if args[0] == "play" {
+                args.extend(["--player", "greedy", "--no-save"]);
+            }
+            let started = Instant::now();
+            let run = finish(marathon_in_2_gb(&args).spawn().expect("marathon starts"));
+            assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr
+                    .contains(&format!("{device}:1: a line longer than")),
+                "{args:?}: {}",
+                run.stderr
+            );
+            assert!(started.elapsed() < PATIENCE);
+            seen.push(args.join(" "));
+        }
+    }
+    println!("refused: {seen:?}");
+}
+
+/// Issue 40, defect 10: a --json file whose last line was cut off (a full disk or a killed
+/// run mid-write) is read up to its last complete line by `merge` and `--compare`, which say
+/// so on stderr, instead of being refused whole.
+#[test]
+fn a_cut_off_json_file_is_read_up_to_its_last_line() {
+    let dir = temp_dir("torn-json");
+    let json = dir.join("run.jsonl");
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-3",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let whole = std::fs::read_to_string(&json).unwrap();
+    let extra = whole
+        .lines()
+        .next()
+        .unwrap()
+        .replace("\"seed\":1,", "\"seed\":4,");
+    std::fs::write(&json, format!("{whole}{}", &extra[..extra.len() / 2])).unwrap();
+    let merged = finish(
+        marathon(&["merge", "--summary-only"])
+            .arg(&json)
+            .spawn()
+            .expect("marathon starts"),
+    );
+    assert_eq!(merged.code, Some(0), "{}", merged.stderr);
+    assert!(
+        merged
+            .stderr
+            .contains("run.jsonl:4: the last line is cut off")
+            && merged.stderr.contains("read the 3 records before it"),
+        "{}",
+        merged.stderr
+    );
+    let row = merged.stdout.lines().find(|l| l.starts_with("linez"));
+    assert_eq!(row.and_then(|r| r.split_whitespace().nth(1)), Some("3"));
+    let compared = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-3",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .arg("--compare")
+        .arg(&json)
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(compared.code, Some(0), "{}", compared.stderr);
+    assert!(compared.stderr.contains("cut off"), "{}", compared.stderr);
+    assert!(compared.stdout.contains("3 cases"), "{}", compared.stdout);
+}
