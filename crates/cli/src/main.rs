@@ -724,7 +724,7 @@ impl Sinks {
     }
 
     fn save_best(&mut self) -> Result<(), String> {
-        if let Some(best) = &self.best
+        if let Some(best) = &mut self.best
             && self.best_changed
         {
             best.save()

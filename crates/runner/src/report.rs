@@ -260,11 +260,16 @@ fn read_scores(path: &Path) -> Result<BTreeMap<(String, String), f64>, String> {
 
 /// Best-known scores per (game, case), kept in a small text file: one `game case score` a line,
 /// the case written as tables show it (`17`, `g6:17`, `g6-1`).
-/// A run reads it to print relative scores and writes back any score that beats it.
+/// A run reads it to print relative scores and writes back any score that beats it. Runs in
+/// parallel on one file (shards, several terminals) keep each other's bests: a save re-reads
+/// the file under a lock ([`crate::files::lock_beside`]) and merges this run's bests into it.
 #[derive(Clone, Debug, Default)]
 pub struct BestScores {
     path: PathBuf,
     scores: BTreeMap<(String, String), f64>,
+    /// The bests this run found, and whether their game maximises: what a save merges into
+    /// the file as it is then.
+    found: BTreeMap<(String, String), (f64, bool)>,
 }
 
 impl BestScores {
@@ -314,19 +319,37 @@ impl BestScores {
                 Some(&b) => o.score < b,
             };
             if better {
-                self.scores.insert(key, o.score);
+                self.scores.insert(key.clone(), o.score);
+                self.found.insert(key, (o.score, maximize));
                 improved += 1;
             }
         }
         improved
     }
 
-    pub fn save(&self) -> io::Result<()> {
+    /// Writes the file: what it holds now (another run may have written it since it was read)
+    /// with this run's bests merged in, under a lock so that two runs' saves do not interleave.
+    /// The table then holds the file's scores too.
+    pub fn save(&mut self) -> io::Result<()> {
+        let _lock = crate::files::lock_beside(&self.path);
+        let mut scores = read_scores(&self.path).map_err(io::Error::other)?;
+        for (key, &(score, maximize)) in &self.found {
+            let better = match scores.get(key) {
+                None => true,
+                Some(&known) if maximize => score > known,
+                Some(&known) => score < known,
+            };
+            if better {
+                scores.insert(key.clone(), score);
+            }
+        }
         let mut text = String::from("# best known score per case: game case score\n");
-        for ((game, case), score) in &self.scores {
+        for ((game, case), score) in &scores {
             let _ = writeln!(text, "{game} {case} {score}");
         }
-        crate::files::write_atomically(&self.path, text.as_bytes())
+        crate::files::write_atomically(&self.path, text.as_bytes())?;
+        self.scores = scores;
+        Ok(())
     }
 
     /// The file the table is kept in.
@@ -467,6 +490,26 @@ mod tests {
         let crashed_but_high = outcome(2, 500.0, Verdict::Crash { detail: "x".into() });
         assert_eq!(best.merge(&[crashed_but_high], true), 0);
         assert_eq!(best.get("linez", &CaseId::seed(2)), Some(50.0));
+
+        // Two runs that read the file before either saved keep each other's bests.
+        let (mut first, mut second) = (best.clone(), best);
+        first.merge(
+            &[outcome(3, 30.0, Verdict::Ok), outcome(4, 7.0, Verdict::Ok)],
+            true,
+        );
+        second.merge(
+            &[outcome(4, 9.0, Verdict::Ok), outcome(5, 1.0, Verdict::Ok)],
+            true,
+        );
+        second.save().unwrap();
+        first.save().unwrap();
+        let saved = BestScores::load(&path).unwrap();
+        let score = |seed| saved.get("linez", &CaseId::seed(seed));
+        assert_eq!(
+            [1, 2, 3, 4, 5].map(score),
+            [Some(100.0), Some(50.0), Some(30.0), Some(9.0), Some(1.0)]
+        );
+        assert_eq!(first.get("linez", &CaseId::seed(5)), Some(1.0));
 
         std::fs::write(&path, "linez 1 100\nlinez one\n").unwrap();
         let err = BestScores::load(&path).unwrap_err();

@@ -963,3 +963,60 @@ fn a_cut_off_json_file_is_read_up_to_its_last_line() {
     assert!(compared.stderr.contains("cut off"), "{}", compared.stderr);
     assert!(compared.stdout.contains("3 cases"), "{}", compared.stdout);
 }
+
+/// Issue 40, defect 7: two runs in parallel on one --best file (shards, two terminals) keep
+/// both runs' bests. Each run's players wait for a signal file until both runs have started
+/// playing, so both have read the (empty) file before either writes it.
+#[test]
+fn parallel_runs_on_one_best_file_keep_every_update() {
+    let dir = temp_dir("parallel-best");
+    let (best, go) = (dir.join("best.txt"), dir.join("go"));
+    let runs: Vec<Child> = ["1-10", "11-20"]
+        .iter()
+        .enumerate()
+        .map(|(part, seeds)| {
+            let program = format!(
+                "touch '{dir}/started-{part}'; while [ ! -e '{go}' ]; do sleep 0.01; done; \
+                 exec '{MARATHON}' solve linez --player greedy",
+                dir = dir.display(),
+                go = go.display()
+            );
+            marathon(&[
+                "play",
+                "linez",
+                "--seeds",
+                seeds,
+                "--threads",
+                "2",
+                "--time-limit",
+                "1000",
+                "--no-save",
+                "--quiet",
+                "--exec",
+                &program,
+            ])
+            .arg("--best")
+            .arg(&best)
+            .spawn()
+            .expect("marathon starts")
+        })
+        .collect();
+    let deadline = Instant::now() + PATIENCE;
+    while !(dir.join("started-0").exists() && dir.join("started-1").exists()) {
+        assert!(Instant::now() < deadline, "the runs never started");
+        thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::write(&go, "").unwrap();
+    for run in runs {
+        let run = finish(run);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+    let text = std::fs::read_to_string(&best).unwrap();
+    let mut seeds: Vec<u64> = text
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    seeds.sort_unstable();
+    assert_eq!(seeds, (1..=20).collect::<Vec<u64>>(), "{text}");
+}
