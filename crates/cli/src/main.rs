@@ -15,7 +15,7 @@ use marathon_core::{
 use marathon_runner::history::{GameTotals, History, KeptRun, RunInfo};
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
-use marathon_runner::runner::{RunOptions, run_cases};
+use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
@@ -111,8 +111,8 @@ struct PlayArgs {
     /// An external program to judge, run as `sh -c CMD`.
     #[arg(long, value_name = "CMD", conflicts_with_all = ["player", "settings"])]
     exec: Option<String>,
-    /// Worker threads, at least 1 (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Cases played at once, 1 to 1024 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
     /// Write one JSON object per case to FILE (JSON Lines).
     #[arg(long, value_name = "FILE")]
@@ -790,6 +790,8 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         ("--best", args.best.as_ref()),
         ("--report", args.report.as_ref()),
     ])?;
+    let workers = Workers::start(args.threads.map_or(0, usize::from))
+        .map_err(|e| Stop::Usage(format!("--threads: {e}")))?;
     watch_signals()?;
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     let kept = if args.no_save {
@@ -843,7 +845,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     process_tree::adopt_orphans();
 
     let options = RunOptions {
-        threads: args.threads.map_or(0, usize::from),
+        workers: &workers,
         progress: true,
     };
     let mut out = Stdout::default();

@@ -307,9 +307,13 @@ fn play(
         let (received, back) = py.detach(move || (receiver.recv_timeout(SIGNAL_CHECK), receiver));
         receiver = back;
         match received {
-            Ok((lines, _)) => {
+            Ok(Ok((lines, _))) => {
                 let _ = worker.join();
                 return Ok(lines);
+            }
+            Ok(Err(error)) => {
+                let _ = worker.join();
+                return Err(value_error(error));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Err(error) = py.check_signals() {

@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
+use marathon_core::seeds::MAX_SEEDS;
 use marathon_core::{CaseId, Game, PlayConfig, Settings, parse_seed_set};
 use marathon_runner::record::CaseRecord;
-use marathon_runner::runner::{RunOptions, run_cases};
+use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{case_ids, play_config, time_limit};
 
 /// What to play, as `marathon play GAME` takes it.
@@ -46,8 +47,19 @@ pub fn plan(request: &PlayRequest) -> Result<Plan, String> {
     if request.seeds.is_empty() {
         return Err("no seeds".into());
     }
-    if request.threads == Some(0) {
-        return Err("threads=0: expected at least 1".into());
+    // The bounds `marathon play` puts on `--seeds` and `--threads`.
+    if request.seeds.len() as u64 > MAX_SEEDS {
+        return Err(format!(
+            "{} seeds: more than {MAX_SEEDS} seeds",
+            request.seeds.len()
+        ));
+    }
+    match request.threads {
+        Some(0) => return Err("threads=0: expected at least 1".into()),
+        Some(threads) if threads > MAX_THREADS => {
+            return Err(format!("threads={threads}: at most {MAX_THREADS}"));
+        }
+        _ => {}
     }
     let cases = case_ids(game, &request.seeds, request.group)?;
     let limit: Duration = time_limit(game, request.time_limit)?;
@@ -69,10 +81,12 @@ pub fn plan(request: &PlayRequest) -> Result<Plan, String> {
 
 /// Plays the plan's cases; returns each case's JSON line (as `marathon play --json` writes it),
 /// in the order of the seeds, and whether an interruption (`marathon_core::interrupt`) stopped the
-/// run early (then only the cases that finished are there).
-pub fn play(plan: &Plan) -> (Vec<String>, bool) {
+/// run early (then only the cases that finished are there). An error when the worker threads
+/// cannot be started.
+pub fn play(plan: &Plan) -> Result<(Vec<String>, bool), String> {
+    let workers = Workers::start(plan.threads).map_err(|e| format!("threads: {e}"))?;
     let options = RunOptions {
-        threads: plan.threads,
+        workers: &workers,
         progress: false,
     };
     let run = run_cases(plan.game, &plan.cases, &plan.config, &options, |_| {});
@@ -81,7 +95,7 @@ pub fn play(plan: &Plan) -> (Vec<String>, bool) {
         .iter()
         .map(|outcome| CaseRecord::new(outcome, None).to_line())
         .collect();
-    (lines, run.interrupted)
+    Ok((lines, run.interrupted))
 }
 
 #[cfg(test)]
@@ -106,7 +120,7 @@ mod tests {
             ..request("linez")
         })
         .unwrap();
-        let (lines, interrupted) = play(&plan);
+        let (lines, interrupted) = play(&plan).unwrap();
         assert!(!interrupted);
         let records: Vec<CaseRecord> = lines
             .iter()
@@ -169,6 +183,20 @@ mod tests {
                 ..request("linez")
             })
             .contains("no seeds")
+        );
+        assert!(
+            error(PlayRequest {
+                threads: Some(MAX_THREADS + 1),
+                ..request("linez")
+            })
+            .contains("at most 1024")
+        );
+        assert!(
+            error(PlayRequest {
+                seeds: (0..=MAX_SEEDS).collect(),
+                ..request("linez")
+            })
+            .contains("more than 1000000 seeds")
         );
         assert!(seeds("1-3,7").unwrap() == [1, 2, 3, 7]);
         assert!(seeds("x").is_err());

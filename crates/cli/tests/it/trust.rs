@@ -1020,3 +1020,55 @@ fn parallel_runs_on_one_best_file_keep_every_update() {
     seeds.sort_unstable();
     assert_eq!(seeds, (1..=20).collect::<Vec<u64>>(), "{text}");
 }
+
+/// Issue 40, defect 10: --threads is bounded (1 to 1024), and threads the machine cannot start
+/// (here: an address-space limit of 300 MB against 1024 threads' stacks) are an error naming
+/// the flag, exit 2, before anything is written, not a panic.
+#[test]
+fn threads_beyond_the_machine_are_an_error_not_a_panic() {
+    let dir = temp_dir("threads");
+    let json = dir.join("run.jsonl");
+    std::fs::write(&json, "{\"earlier\":1}\n").unwrap();
+    let json = json.to_str().unwrap();
+    let too_many = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1",
+            "--player",
+            "greedy",
+            "--threads",
+            "5000",
+        ])
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(too_many.code, Some(2), "{}", too_many.stderr);
+    assert!(too_many.stderr.contains("--threads"), "{}", too_many.stderr);
+    let mut limited = Command::new("sh");
+    limited
+        .args(["-c", "ulimit -v 300000 && exec \"$0\" \"$@\"", MARATHON])
+        .args([
+            "play",
+            "linez",
+            "--seeds",
+            "1",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .args(["--threads", "1024", "--json", json])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let run = finish(limited.spawn().expect("marathon starts"));
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--threads: cannot start 1024 worker threads"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(json).unwrap(), "{\"earlier\":1}\n");
+}
