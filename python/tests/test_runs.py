@@ -88,6 +88,9 @@ def test_settings_groups_and_programs_reach_the_judge(marathon_bin: Path, tmp_pa
         (dict(game="solitaire", seed_set=1, group=99), "99"),
         (dict(game="linez", seed_set=1, exec="true", player="ai"), "--exec"),
         (dict(game="linez", seed_set=[]), "no seeds"),
+        # Issue 40, defect 10: the CLI's bounds on --threads and --seeds.
+        (dict(game="linez", seed_set=1, threads=1025), "at most 1024"),
+        (dict(game="linez", seed_set=range(3_000_000)), "more than 1000000 seeds"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(arguments: dict[str, Any], needle: str) -> None:
@@ -104,6 +107,9 @@ def test_seed_sets_read_as_the_cli_reads_them(tmp_path: Path) -> None:
     listed = tmp_path / "seeds.txt"
     listed.write_text("# a comment\n3\n10-11\n")
     assert marathon_games.seeds(f"@{listed}") == [3, 10, 11]
+    # Issue 40, defect 4: an endless stream is refused after a line, not read into memory.
+    with pytest.raises(ValueError, match="/dev/zero:1: a line longer"):
+        marathon_games.seeds("@/dev/zero")
 
 
 def test_the_optuna_example_tunes_and_reports() -> None:
