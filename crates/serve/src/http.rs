@@ -126,6 +126,9 @@ fn reason(status: u16) -> &'static str {
 /// A request that cannot be read: the status and why.
 type Refused = (u16, String);
 
+/// The "status" of a connection closed or left idle before a byte was sent: it gets no answer.
+const NO_REQUEST: u16 = 0;
+
 /// Reads one request from `stream` (which may get a `100 Continue`), within `deadline`.
 pub fn read_request<S: Read + Write>(
     stream: &mut S,
@@ -141,7 +144,13 @@ pub fn read_request<S: Read + Write>(
         },
     );
     let mut head_left = MAX_HEAD;
-    let request_line = read_head_line(&mut reader, &mut head_left)?;
+    let request_line = read_head_line(&mut reader, &mut head_left).map_err(|refused| {
+        // Nothing sent at all (a browser's spare connection, a port scan): nothing to answer.
+        match head_left == MAX_HEAD {
+            true => (NO_REQUEST, refused.1),
+            false => refused,
+        }
+    })?;
     let mut parts = request_line.split(' ');
     let (Some(method), Some(target), Some(version), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
@@ -241,16 +250,17 @@ fn content_length(request: &Request) -> Result<usize, Refused> {
 }
 
 /// One line of the head, without its `\r\n` (or `\n`), out of what is left of [`MAX_HEAD`].
+/// What was read counts against `left` even when the line is refused, so that the caller can
+/// tell a request that never began.
 fn read_head_line(reader: &mut impl BufRead, left: &mut usize) -> Result<String, Refused> {
     let mut line = Vec::new();
-    let read = reader
-        .take(*left as u64 + 1)
-        .read_until(b'\n', &mut line)
-        .map_err(|e| refused_read(&e))?;
-    if read > *left {
+    let read = reader.take(*left as u64 + 1).read_until(b'\n', &mut line);
+    let over = line.len() > *left;
+    *left = left.saturating_sub(line.len());
+    read.map_err(|e| refused_read(&e))?;
+    if over {
         return Err((431, format!("a request head over {MAX_HEAD} bytes")));
     }
-    *left -= read;
     if !line.ends_with(b"\n") {
         return Err((400, "the request ended in its head".into()));
     }
@@ -338,6 +348,7 @@ fn serve_connection(mut stream: TcpStream, requests: &Sender<(Request, SyncSende
                 Err(_) => return,
             }
         }
+        Err((NO_REQUEST, _)) => return,
         Err((status, message)) => Response::error(status, &message),
     };
     answer(stream, &response);
@@ -440,6 +451,7 @@ mod tests {
             b"POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc",
             b"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab",
             b"GET / HTTP/1.1\r\nHost",
+            b"GET / HTTP/1.1",
             b"GET /\r\n\r\n",
             b"GET / HTTP/1.1 x\r\n\r\n",
             b"GET / HTTP/1.1\r\nBad Name: x\r\n\r\n",
@@ -452,6 +464,9 @@ mod tests {
             501
         );
         assert_eq!(status(b"GET / HTTP/2\r\n\r\n"), 505);
+        // Nothing sent: no answer at all; something sent and cut: an answer.
+        assert_eq!(status(b""), NO_REQUEST);
+        assert_eq!(status(b"G"), 400);
         let long_head = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "y".repeat(MAX_HEAD));
         assert_eq!(status(long_head.as_bytes()), 431);
         let many = format!(
