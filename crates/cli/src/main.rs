@@ -805,7 +805,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             version: env!("CARGO_PKG_VERSION").to_string(),
             commit: option_env!("MARATHON_COMMIT").map(str::to_owned),
             cpus,
-            threads: args.threads.map_or(cpus, usize::from),
+            threads: workers.count(),
             games: Vec::new(),
             complete: false,
         };

@@ -130,7 +130,7 @@ fn place(path: &Path) -> Option<PathBuf> {
 }
 
 /// An exclusive lock on the directory that holds `path`'s target, for a read-change-write of
-/// that file that other processes do the same way ([`crate::report::BestScores::save`]): the
+/// that file that other processes do the same way (`BestScores::save`): the
 /// file itself is replaced by a rename, so a lock on it would be a lock on a file that is gone.
 /// Released when dropped. `None` where the directory cannot be locked (the update then runs
 /// unlocked, as it always did).
