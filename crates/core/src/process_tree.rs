@@ -46,7 +46,8 @@ static PLAYERS: RwLock<BTreeMap<i32, Registered>> = RwLock::new(BTreeMap::new())
 /// What is known of a running player.
 struct Registered {
     tag: PlayerTag,
-    /// The inode numbers of its stdin, stdout and stderr pipes.
+    /// The inode numbers of its stdin, stdout and stderr pipes (looked for in `/proc`).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     pipes: Vec<u64>,
 }
 
