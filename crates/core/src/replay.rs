@@ -149,7 +149,10 @@ mod tests {
         let end = start + page[start..].find("</script>").unwrap();
         let data: Value = serde_json::from_str(&page[start..end].replace("<\\/", "</")).unwrap();
         assert_eq!(data["steps"].as_array().unwrap().len(), 2);
-        assert_eq!(data["max_rss_kib"], 2048, "the page shows the program's peak memory");
+        assert_eq!(
+            data["max_rss_kib"], 2048,
+            "the page shows the program's peak memory"
+        );
         assert_eq!(data["score"], "42");
         assert_eq!(data["ok"], false);
     }

@@ -9,7 +9,8 @@ use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::{
-    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Scored, Setting, Settings, Solve, Term, Verdict,
+    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Scored, Setting, Settings, Solve, Term,
+    Verdict,
 };
 use serde_json::Value;
 

@@ -12,8 +12,8 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting, Settings, Solve,
-    Term, Verdict,
+    CaseId, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting,
+    Settings, Solve, Term, Verdict,
 };
 use serde_json::Value;
 

@@ -15,8 +15,8 @@ use std::time::Duration;
 use marathon_core::env::{Environment, Turn};
 use marathon_core::replay::Viewer;
 use marathon_core::{
-    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, PlayConfig, PlayerSpec,
-    Scored, Solve, Started, Term, Verdict,
+    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, PlayConfig,
+    PlayerSpec, Scored, Solve, Started, Term, Verdict,
 };
 use serde_json::Value;
 
