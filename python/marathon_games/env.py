@@ -10,7 +10,7 @@ and plays its cases, so this module only adapts them to Gymnasium's API.
 - Actions are numbers of a fixed ``Discrete`` space; ``info["action_mask"]`` (numpy int8) marks
   the allowed ones. An action the rules refuse ends the game as the judge would, with the
   contest's failure score (``info["invalid"]`` says why); a number outside the space raises
-  ``ValueError``.
+  ``ValueError``, an action that is not an int (a float, a string, a bool) ``TypeError``.
 - The reward is the score gained by the step, the opponents' moves and forced passes included
   (they are played inside ``step``); ``info["score"]`` is the contest's score so far.
 - ``render()`` with ``render_mode="ansi"`` returns the contest's text the judge would write now.
@@ -73,7 +73,9 @@ class MarathonEnv(gymnasium.Env):
     def step(
         self, action: Any
     ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        observation, reward, terminated, info = self._core.step(int(action))
+        # Not int(action): that would take 1.5 for 1 and "3" for 3. The extension takes ints
+        # (numpy's too) and says what is wrong with anything else.
+        observation, reward, terminated, info = self._core.step(action)
         return observation, reward, terminated, False, info
 
     def render(self) -> Optional[str]:
@@ -87,7 +89,7 @@ class MarathonEnv(gymnasium.Env):
 
     def action_text(self, action: int) -> str:
         """The protocol's reply line that says ``action`` now (what a program would write)."""
-        return self._core.action_text(int(action))
+        return self._core.action_text(action)
 
     @property
     def score(self) -> float:

@@ -101,9 +101,23 @@ def test_bad_input_raises_value_error() -> None:
     env.reset(seed=1)
     assert isinstance(env.action_space, gymnasium.spaces.Discrete)
     actions = int(env.action_space.n)
-    for action in (-1, actions, 2**70):
-        with pytest.raises((ValueError, OverflowError)):
+    # Issue 40, defect 10: every number outside the space is a ValueError (2**63 was an
+    # OverflowError); what is not an int is a TypeError, not a number taken by int().
+    for action in (-1, actions, 2**63, 2**70, -(2**70)):
+        with pytest.raises(ValueError, match="outside the action space"):
             env.step(action)
+        with pytest.raises(ValueError, match="outside the action space"):
+            unwrapped(env).action_text(action)
+    for action in (1.5, 1.0, "3", True, None, np.float64(2.0), [1]):
+        with pytest.raises(TypeError):
+            env.step(action)
+        with pytest.raises(TypeError):
+            unwrapped(env).action_text(action)
+    assert unwrapped(env).moves == 0, "no refused argument played"
+    # numpy's integers are ints (what action_space.sample() gives).
+    legal = int(np.flatnonzero(unwrapped(env).action_mask())[0])
+    _, reward, _, _, _ = env.step(np.int64(legal))
+    assert reward == 1.0 and unwrapped(env).moves == 1
     with pytest.raises(ValueError, match="group"):
         env.reset(seed=1, options={"group": 2})
     with pytest.raises(ValueError, match="unknown reset options"):

@@ -5,8 +5,11 @@ example runs."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +91,9 @@ def test_settings_groups_and_programs_reach_the_judge(marathon_bin: Path, tmp_pa
         (dict(game="solitaire", seeds=1, group=99), "99"),
         (dict(game="linez", seeds=1, exec="true", player="ai"), "--exec"),
         (dict(game="linez", seeds=[]), "no seeds"),
+        # Issue 40, defect 10: the CLI's bounds on --threads and --seeds.
+        (dict(game="linez", seeds=1, threads=1025), "at most 1024"),
+        (dict(game="linez", seeds=range(3_000_000)), "more than 1000000 seeds"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(arguments: dict[str, Any], needle: str) -> None:
@@ -145,6 +151,9 @@ def test_seed_sets_read_as_the_cli_reads_them(tmp_path: Path) -> None:
     listed = tmp_path / "seeds.txt"
     listed.write_text("# a comment\n3\n10-11\n")
     assert marathon_games.seeds(f"@{listed}") == [3, 10, 11]
+    # Issue 40, defect 4: an endless stream is refused after a line, not read into memory.
+    with pytest.raises(ValueError, match="/dev/zero:1: a line longer"):
+        marathon_games.seeds("@/dev/zero")
 
 
 def test_the_optuna_example_tunes_and_reports() -> None:
@@ -164,3 +173,38 @@ def test_the_optuna_example_tunes_and_reports() -> None:
     default = float(lines[-1].split("mean ")[1].split(";")[0])
     best = float(lines[-1].split("best: mean ")[1].split(" ")[0])
     assert best >= default
+
+
+def live_with(needle: str) -> list[int]:
+    """Live processes (not zombies) whose command line is ``needle``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError, UnicodeDecodeError):
+            continue
+        if cmdline == needle and state not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="needs Linux's /proc")
+def test_a_players_orphans_do_not_outlive_the_run() -> None:
+    """Issue 40, defect 9: an orphan that left the player's group and cleared its environment
+    (so it carries no tag) is found by the pipes it inherited and killed with its case, as the
+    CLI kills it."""
+    seconds = 7000 + os.getpid() % 1000
+    needle = f"sleep {seconds}.5"
+    records = marathon_games.play(
+        "linez", [1, 2], exec=f"( setsid env -i {needle} & ); exit 0", threads=2
+    )
+    assert [record["verdict"] for record in records] == ["protocol", "protocol"]
+    # Killed before play returned; a moment more for the kernel to finish them.
+    deadline = time.monotonic() + 60
+    while live_with(needle) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = live_with(needle)
+    for pid in left:  # so that a failure leaves nothing running either
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"{needle} still running"

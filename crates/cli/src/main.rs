@@ -17,7 +17,7 @@ use marathon_core::{
 use marathon_runner::history::{GameTotals, History, KeptRun, RunInfo};
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
-use marathon_runner::runner::{RunOptions, run_cases};
+use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
@@ -123,8 +123,8 @@ struct PlayArgs {
     /// (default: the contest's; `marathon players GAME` says which).
     #[arg(long, value_name = "MIB|none", value_parser = MemoryLimit::parse)]
     memory_limit: Option<MemoryLimit>,
-    /// Worker threads, at least 1 (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Cases played at once, 1 to 1024 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
     /// Write one JSON object per case to FILE (JSON Lines).
     #[arg(long, value_name = "FILE")]
@@ -226,7 +226,7 @@ enum Stop {
     Usage(String),
     /// Something could not be written (exit 1).
     Output(String),
-    /// Ctrl-C or SIGTERM (exit 128 + the signal): what finished has been written out.
+    /// Ctrl-C, SIGTERM or SIGHUP (exit 128 + the signal): what finished has been written out.
     Interrupted(i32),
 }
 
@@ -337,25 +337,30 @@ fn gen_case(game: &str, seed: u64, group: Option<u32>) -> Result<(), Stop> {
     out.finish()
 }
 
-/// Ctrl-C and SIGTERM stop a run cleanly: no new case starts, the running ones end at once and
-/// their players are killed, what finished is written out. A second signal exits at once,
-/// killing every player first.
+/// Ctrl-C, SIGTERM and SIGHUP (the terminal closed) stop a run cleanly: no new case starts, the
+/// running ones end at once and their players are killed, what finished is written out. A
+/// second Ctrl-C or SIGTERM exits at once, killing every player first; a second SIGHUP does not
+/// (a closing terminal may send more than one, and nobody is there to be impatient).
 fn watch_signals() -> Result<(), Stop> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| Stop::Output(format!("cannot watch for signals: {e}")))?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             for signal in signals.forever() {
                 if interrupt::request(signal) {
+                    let again = match signal {
+                        SIGHUP => "",
+                        _ => " (again to stop at once)",
+                    };
                     let _ = writeln!(
                         io::stderr(),
-                        "marathon: {}: stopping; running cases end now, none starts, what finished is kept \
-                         (again to stop at once)",
+                        "marathon: {}: stopping; running cases end now, none starts, what finished \
+                         is kept{again}",
                         signal_name(signal)
                     );
-                } else {
+                } else if signal != SIGHUP {
                     process_tree::kill_every_player();
                     std::process::exit(128 + signal);
                 }
@@ -379,6 +384,29 @@ fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
             path.display()
         ))
     })
+}
+
+/// Checks each output given (flag, path) and refuses two flags that name one file: each would
+/// replace what the other wrote.
+fn check_outputs(outputs: &[(&str, Option<&PathBuf>)]) -> Result<(), Stop> {
+    let given: Vec<(&str, &PathBuf)> = outputs
+        .iter()
+        .filter_map(|&(flag, path)| Some((flag, path?)))
+        .collect();
+    for (i, &(flag, path)) in given.iter().enumerate() {
+        check_output(flag, path)?;
+        for &(other_flag, other) in &given[..i] {
+            if files::same_file(path, other) {
+                return Err(Stop::Usage(format!(
+                    "{other_flag} {} and {flag} {} are one file: each would replace the other's \
+                     content; give them different files",
+                    other.display(),
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The earlier run `--compare` names: a kept run (`last`, `best`, an id) of the run's first
@@ -619,18 +647,20 @@ fn abbreviate(items: &[String]) -> String {
 
 /// `marathon merge`: the parts of a run, joined.
 fn merge(args: MergeArgs) -> Result<(), Stop> {
-    for (flag, path) in [("--json", &args.json), ("--report", &args.report)] {
-        if let Some(path) = path {
-            check_output(flag, path)?;
-        }
-    }
+    check_outputs(&[
+        ("--json", args.json.as_ref()),
+        ("--report", args.report.as_ref()),
+    ])?;
     let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
     let mut records = Vec::new();
     let mut parts = Vec::new();
     for path in &args.files {
-        let read = CaseRecord::read_file(path)?;
-        parts.push(Part::of(path, &read)?);
-        for record in read {
+        let file = CaseRecord::read_file(path)?;
+        if let Some(torn) = &file.torn {
+            let _ = writeln!(io::stderr(), "marathon: {torn}");
+        }
+        parts.push(Part::of(path, &file.records)?);
+        for record in file.records {
             let key = (record.game.clone(), record.case_key());
             if let Some(first) = seen.insert(key, path) {
                 return Err(Stop::Usage(format!(
@@ -971,7 +1001,7 @@ impl Sinks {
     }
 
     fn save_best(&mut self) -> Result<(), String> {
-        if let Some(best) = &self.best
+        if let Some(best) = &mut self.best
             && self.best_changed
         {
             best.save()
@@ -1037,25 +1067,18 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         Some(which) => Some(earlier_run(&history, which, &plans)?),
         None => None,
     };
+    if let Some(torn) = earlier.as_ref().and_then(|earlier| earlier.torn.as_ref()) {
+        let _ = writeln!(io::stderr(), "marathon: --compare: {torn}");
+    }
     let best = args.best.as_deref().map(BestScores::load).transpose()?;
-    if let Some(path) = &args.best {
-        check_output("--best", path)?;
-    }
-    if let Some(path) = &args.report {
-        check_output("--report", path)?;
-    }
-    let json = match &args.json {
-        Some(path) => Some((
-            path.clone(),
-            File::create(path).map_err(|e| {
-                Stop::Usage(format!(
-                    "--json {}: cannot write there: {e}",
-                    path.display()
-                ))
-            })?,
-        )),
-        None => None,
-    };
+    check_outputs(&[
+        ("--json", args.json.as_ref()),
+        ("--best", args.best.as_ref()),
+        ("--report", args.report.as_ref()),
+    ])?;
+    let workers = Workers::start(args.threads.map_or(0, usize::from))
+        .map_err(|e| Stop::Usage(format!("--threads: {e}")))?;
+    watch_signals()?;
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     let kept = if args.no_save {
         None
@@ -1068,7 +1091,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             version: env!("CARGO_PKG_VERSION").to_string(),
             commit: option_env!("MARATHON_COMMIT").map(str::to_owned),
             cpus,
-            threads: args.threads.map_or(cpus, usize::from),
+            threads: workers.count(),
             games: Vec::new(),
             complete: false,
         };
@@ -1080,6 +1103,22 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         })?;
         Some(kept)
     };
+    // Emptied only now, when nothing is left that could refuse the run.
+    let json = match &args.json {
+        Some(path) => match File::create(path) {
+            Ok(file) => Some((path.clone(), file)),
+            Err(e) => {
+                if let Some(kept) = kept {
+                    kept.discard();
+                }
+                return Err(Stop::Usage(format!(
+                    "--json {}: cannot write there: {e}",
+                    path.display()
+                )));
+            }
+        },
+        None => None,
+    };
     let mut sinks = Sinks {
         json,
         json_error: None,
@@ -1090,11 +1129,10 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         kept_error: None,
         shard: args.shard,
     };
-    watch_signals()?;
     process_tree::adopt_orphans();
 
     let options = RunOptions {
-        threads: args.threads.map_or(0, usize::from),
+        workers: &workers,
         progress: true,
     };
     let mut out = Stdout::default();
@@ -1135,10 +1173,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         played.push((*game, outcomes));
     }
     process_tree::kill_adopted();
-    let threads = match options.threads {
-        0 => cpus,
-        threads => threads,
-    };
+    let threads = options.workers.count();
     out.print(&summary_text(
         &played,
         &summaries,
@@ -1243,9 +1278,10 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     if !errors.is_empty() {
         return Err(Stop::Output(errors.join("; ")));
     }
-    printed?;
-    match interrupt::requested() {
-        Some(signal) => Err(Stop::Interrupted(signal)),
-        None => Ok(()),
+    // An interrupted run exits as interrupted even if the table could not be printed: after a
+    // SIGHUP the terminal is gone, and that is no news.
+    if let Some(signal) = interrupt::requested() {
+        return Err(Stop::Interrupted(signal));
     }
+    printed
 }

@@ -1,4 +1,4 @@
-//! A request to stop a run (Ctrl-C, SIGTERM), seen by everything that waits on a player: the
+//! A request to stop a run (Ctrl-C, SIGTERM, SIGHUP), seen by everything that waits on a player: the
 //! runner starts no new case, every endpoint's wait for a reply ends at once with an
 //! interruption (within `endpoint::INTERRUPT_POLL`), and its player is killed. The binary
 //! installs the signal handlers and calls [`request`]; the library only reads the flag.

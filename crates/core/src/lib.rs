@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod endpoint;
 pub mod env;
 pub mod game;
+pub mod input;
 pub mod interrupt;
 pub mod legend;
 pub mod observation;

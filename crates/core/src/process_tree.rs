@@ -7,18 +7,30 @@
 //! - every process carrying the player's tag, an environment variable of its own
 //!   ([`PlayerTag`]) that children inherit, which finds an orphan that already lost its parent
 //!   link;
+//! - in a process that is not a subreaper (a library's host, such as Python), every process
+//!   holding one of the player's pipes (its stdin, stdout or stderr), which children inherit
+//!   and `env -i` does not clear;
 //!
 //! and kills them all, over several passes until none is left (a process may fork while we
 //! look). With [`adopt_orphans`] (the `marathon` binary calls it) marathon is also a child
 //! subreaper: orphans of its players are reparented to marathon, not to init, so even one that
 //! cleared its environment and lost its parent is found: every child of marathon that is not a
-//! running player's `sh` is such an orphan, and it is killed when any case ends.
+//! running player's `sh` is such an orphan, and it is killed when any case ends. A subreaper
+//! must also reap what it adopts, or each dead orphan stays a zombie, holding a process slot,
+//! for the rest of the run: every kill and every reaped player ends with [`reap_orphans`].
+//!
+//! A host that is not a subreaper cannot tell an orphan that left the group, cleared its
+//! environment and closed every pipe it inherited from its own children: such an orphan
+//! outlives its case there (the `marathon` binary finds it as a subreaper).
 //!
 //! Elsewhere than Linux only the process group is killed: a program that leaves its group
 //! there may outlive its case.
 
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io;
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -29,37 +41,84 @@ use nix::unistd::Pid;
 /// The running players' `sh`, by pid: our children that are not orphans. Written while a
 /// player is spawned and while it is reaped, so that a pid in the set is always a live player
 /// (a reaped pid may be reused at once by the next spawn); read while orphans are picked.
-static PLAYERS: RwLock<BTreeMap<i32, PlayerTag>> = RwLock::new(BTreeMap::new());
+static PLAYERS: RwLock<BTreeMap<i32, Registered>> = RwLock::new(BTreeMap::new());
+
+/// What is known of a running player.
+struct Registered {
+    tag: PlayerTag,
+    /// The inode numbers of its stdin, stdout and stderr pipes (looked for in `/proc`).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    pipes: Vec<u64>,
+}
 
 /// Whether this process is a subreaper whose children are all players or their orphans.
 static ADOPTING: AtomicBool = AtomicBool::new(false);
 
-fn players_read() -> RwLockReadGuard<'static, BTreeMap<i32, PlayerTag>> {
+fn players_read() -> RwLockReadGuard<'static, BTreeMap<i32, Registered>> {
     PLAYERS
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn players_write() -> RwLockWriteGuard<'static, BTreeMap<i32, PlayerTag>> {
+fn players_write() -> RwLockWriteGuard<'static, BTreeMap<i32, Registered>> {
     PLAYERS
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Spawns a player's `sh` (`command` sets `tag` in its environment) and registers it as a
-/// running player.
+/// running player, with its pipes.
 pub fn spawn_player(command: &mut Command, tag: &PlayerTag) -> io::Result<Child> {
     let mut players = players_write();
     let child = command.spawn()?;
-    players.insert(child.id() as i32, tag.clone());
+    let ends = [
+        child.stdin.as_ref().map(|end| end.as_fd()),
+        child.stdout.as_ref().map(|end| end.as_fd()),
+        child.stderr.as_ref().map(|end| end.as_fd()),
+    ];
+    let pipes = ends
+        .into_iter()
+        .flatten()
+        .filter_map(|fd| {
+            Some(
+                File::from(fd.try_clone_to_owned().ok()?)
+                    .metadata()
+                    .ok()?
+                    .ino(),
+            )
+        })
+        .collect();
+    players.insert(
+        child.id() as i32,
+        Registered {
+            tag: tag.clone(),
+            pipes,
+        },
+    );
     Ok(child)
 }
 
-/// Reaps a player's `sh` (already killed) and forgets it, in one step: see `PLAYERS`.
+/// Reaps a player's `sh` (already killed) and forgets it, in one step: see `PLAYERS`; then the
+/// dead orphans it left, which were reparented to us when it exited.
 pub fn reap_player(child: &mut Child) {
-    let mut players = players_write();
-    let _ = child.wait();
-    players.remove(&(child.id() as i32));
+    {
+        let mut players = players_write();
+        let _ = child.wait();
+        players.remove(&(child.id() as i32));
+    }
+    reap_orphans();
+}
+
+/// Reaps (as a subreaper) every dead child of ours that is not a running player's `sh`: the
+/// orphans we adopted that have died, however they died. Those are only ever reaped here or
+/// by the kills, never waited for elsewhere, and a player's `sh` is left to its endpoint, which
+/// waits for its exit status. Does nothing for a process that is not a subreaper (its other
+/// children belong to its own code).
+pub fn reap_orphans() {
+    #[cfg(target_os = "linux")]
+    if ADOPTING.load(Ordering::SeqCst) {
+        linux::reap_dead_orphans();
+    }
 }
 
 /// The environment variable that tags a player's processes: `MARATHON_PLAYER_<pid>_<n>=1`,
@@ -135,6 +194,7 @@ pub fn kill_tree(root: Pid, tag: &PlayerTag) {
     linux::kill_descendants(root, tag);
     #[cfg(not(target_os = "linux"))]
     let _ = tag;
+    reap_orphans();
 }
 
 /// Kills every running player's tree and every orphan we adopted: for a process about to exit
@@ -142,7 +202,7 @@ pub fn kill_tree(root: Pid, tag: &PlayerTag) {
 pub fn kill_every_player() {
     let players: Vec<(i32, PlayerTag)> = players_read()
         .iter()
-        .map(|(&pid, tag)| (pid, tag.clone()))
+        .map(|(&pid, player)| (pid, player.tag.clone()))
         .collect();
     for (pid, tag) in players {
         kill_tree(Pid::from_raw(pid), &tag);
@@ -155,6 +215,7 @@ pub fn kill_every_player() {
 pub fn kill_adopted() {
     #[cfg(target_os = "linux")]
     linux::kill_children_and_descendants();
+    reap_orphans();
 }
 
 #[cfg(target_os = "linux")]
@@ -220,6 +281,25 @@ mod linux {
         environ
             .split(|&byte| byte == 0)
             .any(|entry| entry.starts_with(wanted.as_bytes()))
+    }
+
+    /// Whether `pid` (one of our own user's processes) holds one of `pipes` open.
+    fn holds(pid: i32, pipes: &[u64], uid: u32) -> bool {
+        let path = format!("/proc/{pid}");
+        if pipes.is_empty() || std::fs::metadata(&path).map(|m| m.uid()).ok() != Some(uid) {
+            return false;
+        }
+        let Ok(fds) = std::fs::read_dir(format!("{path}/fd")) else {
+            return false;
+        };
+        fds.flatten().any(|fd| {
+            std::fs::read_link(fd.path()).is_ok_and(|target| {
+                target
+                    .to_str()
+                    .and_then(|t| t.strip_prefix("pipe:[")?.strip_suffix(']')?.parse().ok())
+                    .is_some_and(|inode: u64| pipes.contains(&inode))
+            })
+        })
     }
 
     /// `roots` and every descendant of theirs in `processes`.
@@ -299,6 +379,17 @@ mod linux {
         let Ok(uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
             return;
         };
+        let me = getpid().as_raw();
+        let adopting = ADOPTING.load(Ordering::SeqCst);
+        // A subreaper finds orphans as its children; a host that is not one looks for the
+        // player's pipes too (we hold them ourselves: never pick ourselves).
+        let pipes = match adopting {
+            true => Vec::new(),
+            false => players_read()
+                .get(&root)
+                .map(|player| player.pipes.clone())
+                .unwrap_or_default(),
+        };
         // Tagged processes stay tagged when they are killed and become zombies, but a zombie's
         // environment cannot be read: remember them.
         let mut tagged = BTreeSet::new();
@@ -310,12 +401,17 @@ mod linux {
                 .collect();
             roots.insert(root);
             for p in processes {
-                if !p.zombie && !roots.contains(&p.pid) && carries(p.pid, tag, uid) {
+                if !p.zombie
+                    && p.pid != me
+                    && !roots.contains(&p.pid)
+                    && !tagged.contains(&p.pid)
+                    && (carries(p.pid, tag, uid) || holds(p.pid, &pipes, uid))
+                {
                     tagged.insert(p.pid);
                 }
             }
             roots.extend(&tagged);
-            if ADOPTING.load(Ordering::SeqCst) {
+            if adopting {
                 roots.extend(orphans(processes));
             }
             with_descendants(processes, roots)
@@ -349,6 +445,19 @@ mod linux {
             .filter_map(|pid| pid.parse::<i32>().ok())
             .filter(|pid| !players.contains_key(pid) && carries(*pid, tag, uid))
             .collect()
+    }
+
+    /// See [`super::reap_orphans`]. A zombie child that is not in `PLAYERS` while we hold its
+    /// read lock is an orphan: a player is registered before its pid can be seen (the spawn
+    /// holds the write lock) and forgotten only once reaped.
+    pub(super) fn reap_dead_orphans() {
+        let me = getpid().as_raw();
+        let players = players_read();
+        for p in snapshot() {
+            if p.ppid == me && p.zombie && !players.contains_key(&p.pid) {
+                let _ = waitpid(Pid::from_raw(p.pid), Some(WaitPidFlag::WNOHANG));
+            }
+        }
     }
 
     pub(super) fn kill_children_and_descendants() {

@@ -37,22 +37,19 @@ pub fn parse_seed_set(text: &str) -> Result<Vec<u64>, SeedError> {
 }
 
 fn read_seed_file(path: &Path) -> Result<Vec<u64>, SeedError> {
-    let content = std::fs::read_to_string(path)
-        .map_err(|e| SeedError(format!("cannot read seed file {}: {e}", path.display())))?;
     let mut seeds = Vec::new();
-    for (number, line) in content.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
+    crate::input::for_each_line(path, |line| {
+        let text = line.text.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
+            return Ok(());
         }
-        parse_token(line, &mut seeds).map_err(|why| {
-            SeedError(format!(
-                "{}:{}: {line:?}: {why}",
-                path.display(),
-                number + 1
-            ))
-        })?;
-    }
+        parse_token(text, &mut seeds)
+            .map_err(|why| format!("{}:{}: {text:?}: {why}", path.display(), line.number))
+    })
+    .map_err(|message| match message.strip_prefix("cannot read ") {
+        Some(rest) => SeedError(format!("cannot read seed file {rest}")),
+        None => SeedError(message),
+    })?;
     if seeds.is_empty() {
         return Err(SeedError(format!(
             "seed file {} holds no seed",

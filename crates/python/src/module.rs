@@ -2,16 +2,17 @@
 //! `reset` and `step` return numpy arrays, so that the Gymnasium class in
 //! `python/marathon_games/env.py` is a thin shell. Every call returns fresh arrays (a caller may
 //! keep an observation), filled in place; nothing else is allocated per step. Bad input from
-//! Python raises `ValueError`, never a panic.
+//! Python raises `ValueError` (a value out of range) or `TypeError` (an action that is not an
+//! int), never a panic.
 
 use numpy::ndarray::{IntoDimension, IxDyn};
 use numpy::{Element, PyArray, PyArray1, PyArrayMethods};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 use marathon_core::interrupt;
 use marathon_core::space::{Dtype, Values};
@@ -32,6 +33,35 @@ struct Core {
 
 fn value_error(message: String) -> PyErr {
     PyValueError::new_err(message)
+}
+
+/// An action number from Python: an int, or anything that is one exactly (a numpy integer,
+/// through `__index__`). A bool, a float or a string is a `TypeError` (`step(1.5)` and
+/// `step("3")` are mistakes, not actions); an int too large for any action is outside the
+/// action space, a `ValueError` like any other number outside it.
+fn action_index(value: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
+    let py = value.py();
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "action {value}: a bool is not an action number"
+        )));
+    }
+    match value.extract::<i64>() {
+        Ok(index) => Ok(index),
+        Err(error) if error.is_instance_of::<PyOverflowError>(py) => Err(value_error(format!(
+            "action {value} is outside the action space 0..{actions}"
+        ))),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "action {}: expected an int, got {}",
+            value
+                .repr()
+                .map_or_else(|_| "?".to_string(), |r| r.to_string()),
+            value
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string())
+        ))),
+    }
 }
 
 /// A new zeroed array of `shape`, filled in place by `fill`: the one allocation a returned
@@ -168,8 +198,13 @@ impl Core {
 
     /// Plays action `index`; returns `(observation, reward, terminated, info)`. A refused
     /// action ends the game (`info["invalid"]` says why); an index outside the space, or a step
-    /// after the end, raises `ValueError`.
-    fn step<'py>(&mut self, py: Python<'py>, index: i64) -> PyResult<Bound<'py, PyTuple>> {
+    /// after the end, raises `ValueError`; an index that is not an int raises `TypeError`.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let index = action_index(index, self.driver.actions())?;
         let stepped = self.driver.step(index).map_err(value_error)?;
         let info = self.info(py)?;
         if let Some(reason) = stepped.invalid {
@@ -201,8 +236,9 @@ impl Core {
         self.driver.message()
     }
 
-    /// The protocol's reply line for action `index` now.
-    fn action_text(&self, index: i64) -> PyResult<String> {
+    /// The protocol's reply line for action `index` now (errors as `step`'s).
+    fn action_text(&self, index: &Bound<'_, PyAny>) -> PyResult<String> {
+        let index = action_index(index, self.driver.actions())?;
         self.driver.action_text(index).map_err(value_error)
     }
 
@@ -270,8 +306,8 @@ fn check(
 enum Event {
     /// A case ended: its `--json` line.
     Case(String),
-    /// The run ended: every line in seed order, and whether it was interrupted.
-    End(Vec<String>),
+    /// The run ended: every line in seed order, or why it could not start.
+    End(Result<Vec<String>, String>),
 }
 
 /// Plays the cases as `marathon play` does and returns each case's `--json` line, in seed
@@ -311,10 +347,10 @@ fn play(
     let total = plan.cases.len();
     let (sender, mut receiver) = mpsc::channel();
     let worker = std::thread::spawn(move || {
-        let (lines, _) = runs::play(&plan, |line| {
+        let result = runs::play(&plan, |line| {
             let _ = sender.send(Event::Case(line));
         });
-        let _ = sender.send(Event::End(lines));
+        let _ = sender.send(Event::End(result.map(|(lines, _)| lines)));
     });
     let mut done = 0usize;
     // Stops the run and waits for its end, then clears the stop for the next run.
@@ -344,9 +380,13 @@ fn play(
                     return Err(error);
                 }
             }
-            Ok(Event::End(lines)) => {
+            Ok(Event::End(Ok(lines))) => {
                 let _ = worker.join();
                 return Ok(lines);
+            }
+            Ok(Event::End(Err(error))) => {
+                let _ = worker.join();
+                return Err(value_error(error));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => {

@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
+use marathon_core::seeds::MAX_SEEDS;
 use marathon_core::{CaseId, Game, PlayConfig, Settings, parse_seed_set};
 use marathon_runner::record::CaseRecord;
-use marathon_runner::runner::{RunOptions, run_cases};
+use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{case_ids, play_config, time_limit};
 
 /// What to play, as `marathon play GAME` takes it.
@@ -46,8 +47,19 @@ pub fn plan(request: &PlayRequest) -> Result<Plan, String> {
     if request.seeds.is_empty() {
         return Err("no seeds".into());
     }
-    if request.threads == Some(0) {
-        return Err("threads=0: expected at least 1".into());
+    // The bounds `marathon play` puts on `--seeds` and `--threads`.
+    if request.seeds.len() as u64 > MAX_SEEDS {
+        return Err(format!(
+            "{} seeds: more than {MAX_SEEDS} seeds",
+            request.seeds.len()
+        ));
+    }
+    match request.threads {
+        Some(0) => return Err("threads=0: expected at least 1".into()),
+        Some(threads) if threads > MAX_THREADS => {
+            return Err(format!("threads={threads}: at most {MAX_THREADS}"));
+        }
+        _ => {}
     }
     let cases = case_ids(game, &request.seeds, request.group)?;
     let limit: Duration = time_limit(game, request.time_limit)?;
@@ -70,10 +82,12 @@ pub fn plan(request: &PlayRequest) -> Result<Plan, String> {
 /// Plays the plan's cases; returns each case's JSON line (as `marathon play --json` writes it),
 /// in the order of the seeds, and whether an interruption (`marathon_core::interrupt`) stopped the
 /// run early (then only the cases that finished are there). `finished` gets each case's line as
-/// the case ends (in the order cases finish), for a caller that shows progress.
-pub fn play(plan: &Plan, mut finished: impl FnMut(String)) -> (Vec<String>, bool) {
+/// the case ends (in the order cases finish), for a caller that shows progress. An error when
+/// the worker threads cannot be started.
+pub fn play(plan: &Plan, mut finished: impl FnMut(String)) -> Result<(Vec<String>, bool), String> {
+    let workers = Workers::start(plan.threads).map_err(|e| format!("threads: {e}"))?;
     let options = RunOptions {
-        threads: plan.threads,
+        workers: &workers,
         progress: false,
     };
     let run = run_cases(plan.game, &plan.cases, &plan.config, &options, |outcome| {
@@ -84,7 +98,7 @@ pub fn play(plan: &Plan, mut finished: impl FnMut(String)) -> (Vec<String>, bool
         .iter()
         .map(|outcome| CaseRecord::new(plan.game.legend(), outcome, None).to_line())
         .collect();
-    (lines, run.interrupted)
+    Ok((lines, run.interrupted))
 }
 
 #[cfg(test)]
@@ -110,7 +124,7 @@ mod tests {
         })
         .unwrap();
         let mut as_they_finished = Vec::new();
-        let (lines, interrupted) = play(&plan, |line| as_they_finished.push(line));
+        let (lines, interrupted) = play(&plan, |line| as_they_finished.push(line)).unwrap();
         assert!(!interrupted);
         as_they_finished.sort_by_key(|line| lines.iter().position(|l| l == line));
         assert_eq!(
@@ -178,6 +192,20 @@ mod tests {
                 ..request("linez")
             })
             .contains("no seeds")
+        );
+        assert!(
+            error(PlayRequest {
+                threads: Some(MAX_THREADS + 1),
+                ..request("linez")
+            })
+            .contains("at most 1024")
+        );
+        assert!(
+            error(PlayRequest {
+                seeds: (0..=MAX_SEEDS).collect(),
+                ..request("linez")
+            })
+            .contains("more than 1000000 seeds")
         );
         assert!(seeds("1-3,7").unwrap() == [1, 2, 3, 7]);
         assert!(seeds("x").is_err());

@@ -17,11 +17,11 @@ fn an_interrupted_run_returns_what_finished_and_the_next_run_plays() {
     })
     .unwrap();
     interrupt::request(2);
-    let (lines, interrupted) = play(&plan, |_| {});
+    let (lines, interrupted) = play(&plan, |_| {}).unwrap();
     assert!(interrupted);
     assert!(lines.is_empty(), "no case starts once a stop is asked for");
     interrupt::clear();
-    let (lines, interrupted) = play(&plan, |_| {});
+    let (lines, interrupted) = play(&plan, |_| {}).unwrap();
     assert!(!interrupted);
     assert_eq!(lines.len(), 2);
 }

@@ -200,6 +200,12 @@ impl KeptRun {
         &self.dir
     }
 
+    /// Forgets a run that never started (its folder is removed): for a run refused after it
+    /// began to be kept.
+    pub fn discard(self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+
     fn write_info(&self) -> io::Result<()> {
         let text = serde_json::to_string_pretty(&self.info).map_err(io::Error::other)?;
         write_atomically(&self.dir.join("run.json"), text.as_bytes())

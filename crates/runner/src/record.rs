@@ -2,7 +2,6 @@
 //! lives in one place. The schema, version [`SCHEMA`], is documented in `docs/json.md`.
 
 use std::collections::BTreeMap;
-use std::io;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -172,18 +171,40 @@ impl CaseRecord {
     }
 
     /// Every record of a JSON Lines file (blank lines skipped); an error names the file and
-    /// line.
-    pub fn read_file(path: &Path) -> Result<Vec<Self>, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e: io::Error| format!("cannot read {}: {e}", path.display()))?;
-        text.lines()
-            .enumerate()
-            .filter(|(_, line)| !line.trim().is_empty())
-            .map(|(number, line)| {
-                Self::from_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))
-            })
-            .collect()
+    /// line. A last line without its newline that is not a whole record is what a run cut off
+    /// while writing leaves (a full disk, a killed process): the records before it are read,
+    /// and [`RecordFile::torn`] says so.
+    pub fn read_file(path: &Path) -> Result<RecordFile, String> {
+        let mut file = RecordFile::default();
+        marathon_core::input::for_each_line(path, |line| {
+            if line.text.trim().is_empty() {
+                return Ok(());
+            }
+            match Self::from_line(line.text) {
+                Ok(record) => file.records.push(record),
+                Err(_) if !line.terminated => {
+                    file.torn = Some(format!(
+                        "{}:{}: the last line is cut off (no newline, not a whole record: was \
+                         the run that wrote it stopped?); read the {} records before it",
+                        path.display(),
+                        line.number,
+                        file.records.len()
+                    ));
+                }
+                Err(e) => return Err(format!("{}:{}: {e}", path.display(), line.number)),
+            }
+            Ok(())
+        })?;
+        Ok(file)
     }
+}
+
+/// The records of a JSON Lines file ([`CaseRecord::read_file`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordFile {
+    pub records: Vec<CaseRecord>,
+    /// Set when the file's last line was cut off and left out: what to tell the user.
+    pub torn: Option<String>,
 }
 
 /// A metric's name as a `&'static str`, as [`Metric`] holds names: each distinct name is
@@ -314,6 +335,35 @@ mod tests {
         let record = CaseRecord::new(solitaire(), &plain, None);
         assert!(!record.to_line().contains("\"case\""));
         assert_eq!(record.case_key(), "17");
+    }
+
+    #[test]
+    fn a_cut_off_last_line_is_left_out_and_said() {
+        let dir = std::env::temp_dir().join(format!("marathon-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.jsonl");
+        let line = CaseRecord::new(solitaire(), &outcome(Verdict::Ok), None).to_line();
+        std::fs::write(&path, format!("{line}\n{line}\n{}", &line[..20])).unwrap();
+        let file = CaseRecord::read_file(&path).unwrap();
+        assert_eq!(file.records.len(), 2);
+        let torn = file.torn.expect("the cut is said");
+        assert!(
+            torn.contains("run.jsonl:3") && torn.contains("cut off"),
+            "{torn}"
+        );
+        // A whole last record without its newline is a record.
+        std::fs::write(&path, format!("{line}\n{line}")).unwrap();
+        let file = CaseRecord::read_file(&path).unwrap();
+        assert_eq!((file.records.len(), file.torn), (2, None));
+        // A bad line that is not the last is an error, as is a bad last line with its newline.
+        for text in [
+            format!("{}\n{line}\n", &line[..20]),
+            format!("{line}\nnot json\n"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            assert!(CaseRecord::read_file(&path).is_err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -403,13 +403,56 @@ pub fn wrap_after(prefix: &str, text: &str, indent: &str) -> String {
     out
 }
 
+/// The table of a best-scores file (see [`BestScores`]); a missing file is an empty table.
+fn read_scores(path: &Path) -> Result<BTreeMap<(String, String), f64>, String> {
+    let mut scores = BTreeMap::new();
+    // A missing file (or a link to one) is a table not written yet.
+    if !path.exists() {
+        return Ok(scores);
+    }
+    let read = marathon_core::input::for_each_line(path, |line| {
+        let text = line.text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            return Ok(());
+        }
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let parsed = match fields.as_slice() {
+            [game, case, score] => score
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite())
+                .map(|score| (game.to_string(), case.to_string(), score)),
+            _ => None,
+        };
+        let (game, case, score) = parsed.ok_or_else(|| {
+            format!(
+                "{}:{}: expected `game case score`, found {text:?}",
+                path.display(),
+                line.number
+            )
+        })?;
+        scores.insert((game, case), score);
+        Ok(())
+    });
+    read.map(|()| scores)
+        .map_err(|message| match message.strip_prefix("cannot read ") {
+            Some(rest) => format!("cannot read best-scores file {rest}"),
+            None => message,
+        })
+}
+
 /// Best-known scores per (game, case), kept in a small text file: one `game case score` a line,
 /// the case written as tables show it (`17`, `g6:17`, `g6-1`).
-/// A run reads it to print relative scores and writes back any score that beats it.
+/// A run reads it to print relative scores and writes back any score that beats it. Runs in
+/// parallel on one file (shards, several terminals) keep each other's bests: a save re-reads
+/// the file under a lock ([`crate::files::lock_beside`]) and merges this run's bests into it.
 #[derive(Clone, Debug, Default)]
 pub struct BestScores {
     path: PathBuf,
     scores: BTreeMap<(String, String), f64>,
+    /// The bests this run found, and whether their game maximises: what a save merges into
+    /// the file as it is then.
+    found: BTreeMap<(String, String), (f64, bool)>,
 }
 
 impl BestScores {
@@ -417,41 +460,9 @@ impl BestScores {
     pub fn load(path: &Path) -> Result<Self, String> {
         let mut best = Self {
             path: path.to_path_buf(),
-            scores: BTreeMap::new(),
+            ..Self::default()
         };
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(best),
-            Err(e) => {
-                return Err(format!(
-                    "cannot read best-scores file {}: {e}",
-                    path.display()
-                ));
-            }
-        };
-        for (number, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let parsed = match fields.as_slice() {
-                [game, case, score] => score
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite())
-                    .map(|score| (game.to_string(), case.to_string(), score)),
-                _ => None,
-            };
-            let (game, case, score) = parsed.ok_or_else(|| {
-                format!(
-                    "{}:{}: expected `game case score`, found {line:?}",
-                    path.display(),
-                    number + 1
-                )
-            })?;
-            best.scores.insert((game, case), score);
-        }
+        best.scores = read_scores(path)?;
         Ok(best)
     }
 
@@ -491,19 +502,37 @@ impl BestScores {
                 Some(&b) => o.score < b,
             };
             if better {
-                self.scores.insert(key, o.score);
+                self.scores.insert(key.clone(), o.score);
+                self.found.insert(key, (o.score, maximize));
                 improved += 1;
             }
         }
         improved
     }
 
-    pub fn save(&self) -> io::Result<()> {
+    /// Writes the file: what it holds now (another run may have written it since it was read)
+    /// with this run's bests merged in, under a lock so that two runs' saves do not interleave.
+    /// The table then holds the file's scores too.
+    pub fn save(&mut self) -> io::Result<()> {
+        let _lock = crate::files::lock_beside(&self.path);
+        let mut scores = read_scores(&self.path).map_err(io::Error::other)?;
+        for (key, &(score, maximize)) in &self.found {
+            let better = match scores.get(key) {
+                None => true,
+                Some(&known) if maximize => score > known,
+                Some(&known) => score < known,
+            };
+            if better {
+                scores.insert(key.clone(), score);
+            }
+        }
         let mut text = String::from("# best known score per case: game case score\n");
-        for ((game, case), score) in &self.scores {
+        for ((game, case), score) in &scores {
             let _ = writeln!(text, "{game} {case} {score}");
         }
-        crate::files::write_atomically(&self.path, text.as_bytes())
+        crate::files::write_atomically(&self.path, text.as_bytes())?;
+        self.scores = scores;
+        Ok(())
     }
 
     /// The file the table is kept in.
@@ -775,6 +804,26 @@ mod tests {
         let crashed_but_high = outcome(2, 500.0, Verdict::Crash { detail: "x".into() });
         assert_eq!(best.merge(&[crashed_but_high], true), 0);
         assert_eq!(best.get("linez", &CaseId::seed(2)), Some(50.0));
+
+        // Two runs that read the file before either saved keep each other's bests.
+        let (mut first, mut second) = (best.clone(), best);
+        first.merge(
+            &[outcome(3, 30.0, Verdict::Ok), outcome(4, 7.0, Verdict::Ok)],
+            true,
+        );
+        second.merge(
+            &[outcome(4, 9.0, Verdict::Ok), outcome(5, 1.0, Verdict::Ok)],
+            true,
+        );
+        second.save().unwrap();
+        first.save().unwrap();
+        let saved = BestScores::load(&path).unwrap();
+        let score = |seed| saved.get("linez", &CaseId::seed(seed));
+        assert_eq!(
+            [1, 2, 3, 4, 5].map(score),
+            [Some(100.0), Some(50.0), Some(30.0), Some(9.0), Some(1.0)]
+        );
+        assert_eq!(first.get("linez", &CaseId::seed(5)), Some(1.0));
 
         std::fs::write(&path, "linez 1 100\nlinez one\n").unwrap();
         let err = BestScores::load(&path).unwrap_err();

@@ -28,18 +28,23 @@ pub struct GameRun<'a> {
 pub struct EarlierRun {
     pub name: String,
     scores: HashMap<(String, String), f64>,
+    /// The file's last line was cut off and left out ([`CaseRecord::read_file`]).
+    pub torn: Option<String>,
 }
 
 impl EarlierRun {
     /// Reads the JSON Lines `marathon play --json` writes ([`CaseRecord`]).
     pub fn load(path: &Path) -> Result<Self, String> {
-        let scores = CaseRecord::read_file(path)?
+        let file = CaseRecord::read_file(path)?;
+        let scores = file
+            .records
             .into_iter()
             .map(|record| ((record.game.clone(), record.case_key()), record.score))
             .collect();
         Ok(EarlierRun {
             name: path.display().to_string(),
             scores,
+            torn: file.torn,
         })
     }
 

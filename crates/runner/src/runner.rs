@@ -14,21 +14,45 @@ use rayon::prelude::*;
 
 use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Verdict, interrupt};
 
-#[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// Worker threads; 0 means one per core.
-    pub threads: usize,
-    /// Show a progress bar (only ever drawn on a terminal).
-    pub progress: bool,
+/// The most cases played at once: far above any machine's cores (each case of an external
+/// program is a process and three threads of ours), low enough that a typo is refused rather
+/// than tried.
+pub const MAX_THREADS: usize = 1024;
+
+/// The worker threads that play a run's cases, started before the run (so that a machine that
+/// cannot start them refuses the run before anything is written) and kept for all its games.
+pub struct Workers {
+    pool: rayon::ThreadPool,
 }
 
-impl Default for RunOptions {
-    fn default() -> Self {
-        Self {
-            threads: 0,
-            progress: true,
+impl Workers {
+    /// `threads` workers, 0 meaning one per core; more than [`MAX_THREADS`] is refused, and so
+    /// is a number the machine cannot start (a memory limit, a process limit), with the reason.
+    pub fn start(threads: usize) -> Result<Self, String> {
+        if threads > MAX_THREADS {
+            return Err(format!(
+                "{threads} threads: at most {MAX_THREADS} cases play at once"
+            ));
         }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| {
+                format!("cannot start {threads} worker threads: {e} (ask for fewer threads)")
+            })?;
+        Ok(Workers { pool })
     }
+
+    /// How many workers there are.
+    pub fn count(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+}
+
+pub struct RunOptions<'a> {
+    pub workers: &'a Workers,
+    /// Show a progress bar (only ever drawn on a terminal).
+    pub progress: bool,
 }
 
 /// The cases of a run that finished, in the order asked.
@@ -45,16 +69,13 @@ pub fn run_cases(
     game: &dyn Game,
     cases: &[CaseId],
     config: &PlayConfig,
-    options: &RunOptions,
+    options: &RunOptions<'_>,
     mut finished: impl FnMut(&CaseOutcome),
 ) -> Run {
     let bar = progress_bar(game.name(), cases.len(), options.progress);
     let mut slots: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
     let (sender, outcomes) = mpsc::channel::<(usize, CaseOutcome)>();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .expect("a thread pool of the requested size");
+    let pool = &options.workers.pool;
     thread::scope(|scope| {
         scope.spawn(move || {
             pool.install(|| {

@@ -4,10 +4,12 @@
 //! and a replay page of the game so far.
 //!
 //! [`session`] holds a game in play, generic over the game and behind one object-safe trait;
-//! [`server`] answers the page and its JSON API over HTTP on 127.0.0.1 only. The page is one
+//! [`server`] answers the page and its JSON API over HTTP on 127.0.0.1 only ([`http`] reads
+//! the requests, within bounds). The page is one
 //! self-contained HTML file (inline script and style: each game's replay viewer draws the
 //! board), so nothing is fetched from outside the machine.
 
+pub mod http;
 pub mod page;
 pub mod server;
 pub mod session;

@@ -17,17 +17,20 @@
 //! address are refused, so that a web page elsewhere cannot reach the API through a name that
 //! resolves to 127.0.0.1.
 //!
-//! Requests are answered one at a time (a person plays one game; a hint takes milliseconds).
+//! Requests are answered one at a time (a person plays one game; a hint takes milliseconds);
+//! [`crate::http`] reads them, each connection on a thread of its own, within bounds.
 
 use std::collections::BTreeMap;
-use std::io::{self, Read};
-use std::net::SocketAddr;
+use std::io;
+use std::net::{SocketAddr, TcpListener};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc;
+use std::thread;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tiny_http::{Header, Method, Request, Response};
 
+use crate::http::{self, Request, Response};
 use crate::page;
 use crate::session::{Session, new_session};
 
@@ -37,19 +40,16 @@ pub const DEFAULT_PORT: u16 = 8700;
 /// Games kept at once; starting one more drops the oldest.
 pub const MAX_SESSIONS: usize = 64;
 
-/// The largest request body read.
-const MAX_BODY: u64 = 64 * 1024;
-
 /// The server: its socket, the page and the games in play.
 pub struct Server {
-    http: tiny_http::Server,
+    listener: TcpListener,
     address: SocketAddr,
     page: String,
     sessions: BTreeMap<u64, Box<dyn Session>>,
     next_id: u64,
 }
 
-type Answer = Response<io::Cursor<Vec<u8>>>;
+type Answer = Response;
 
 #[derive(Deserialize)]
 struct NewGame {
@@ -80,14 +80,11 @@ fn bad(message: impl Into<String>) -> Refusal {
 impl Server {
     /// Listens on 127.0.0.1:`port` (0: a free port).
     pub fn bind(port: u16) -> io::Result<Server> {
-        let http = tiny_http::Server::http(("127.0.0.1", port))
+        let listener = TcpListener::bind(("127.0.0.1", port))
             .map_err(|e| io::Error::other(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
-        let address = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| io::Error::other("not an IP socket"))?;
+        let address = listener.local_addr()?;
         Ok(Server {
-            http,
+            listener,
             address,
             page: page::html(),
             sessions: BTreeMap::new(),
@@ -105,35 +102,41 @@ impl Server {
         self.address
     }
 
-    /// Answers requests until the listening socket fails.
+    /// Answers requests for ever (the connections are accepted and read on threads of their
+    /// own; the answers are made here, one at a time).
     pub fn serve(mut self) -> io::Result<()> {
-        loop {
-            let request = self.http.recv()?;
-            self.answer(request);
+        let listener = self.listener.try_clone()?;
+        let (requests, incoming) = mpsc::channel();
+        thread::Builder::new()
+            .name("serve-accept".into())
+            .spawn(move || http::accept(&listener, &requests))?;
+        for (request, reply) in incoming {
+            let response = self.answer(&request);
+            // The client may have gone; nothing to do then.
+            let _ = reply.send(response);
         }
+        Err(io::Error::other("the server stopped accepting connections"))
     }
 
     /// Answers one request (whatever it holds; a panic inside a game's code answers 500 and
     /// drops nothing else).
-    pub fn answer(&mut self, mut request: Request) {
-        let response = match catch_unwind(AssertUnwindSafe(|| self.route(&mut request))) {
+    pub fn answer(&mut self, request: &Request) -> Response {
+        match catch_unwind(AssertUnwindSafe(|| self.route(request))) {
             Ok(Ok(response)) => response,
-            Ok(Err(Refusal(status, message))) => json_response(status, &json!({"error": message})),
-            Err(_) => json_response(500, &json!({"error": "internal error"})),
-        };
-        // The client may have gone; nothing to do then.
-        let _ = request.respond(response);
+            Ok(Err(Refusal(status, message))) => Response::error(status, &message),
+            Err(_) => Response::error(500, "internal error"),
+        }
     }
 
-    fn route(&mut self, request: &mut Request) -> Result<Answer, Refusal> {
+    fn route(&mut self, request: &Request) -> Result<Answer, Refusal> {
         self.check_host(request)?;
-        let url = request.url().to_string();
-        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-        let method = request.method().clone();
-        match (&method, path) {
-            (Method::Get, "/") => Ok(html_response(self.page.clone())),
-            (Method::Get, "/api/games") => Ok(json_response(200, &games())),
-            (Method::Post, "/api/new") => {
+        let url = request.target.as_str();
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let method = request.method.as_str();
+        match (method, path) {
+            ("GET", "/") => Ok(html_response(self.page.clone())),
+            ("GET", "/api/games") => Ok(json_response(200, &games())),
+            ("POST", "/api/new") => {
                 let new: NewGame = read_json(request)?;
                 let session = new_session(&new.game, new.seed, new.group).map_err(bad)?;
                 let id = self.next_id;
@@ -144,35 +147,35 @@ impl Server {
                 self.sessions.insert(id, session);
                 self.state(id)
             }
-            (Method::Post, "/api/step") => {
+            ("POST", "/api/step") => {
                 let step: Step = read_json(request)?;
                 self.session(step.session)?
                     .step(&step.action)
                     .map_err(|e| Refusal(422, e))?;
                 self.state(step.session)
             }
-            (Method::Post, "/api/undo") => {
+            ("POST", "/api/undo") => {
                 let undo: SessionOnly = read_json(request)?;
                 self.session(undo.session)?
                     .undo()
                     .map_err(|e| Refusal(409, e))?;
                 self.state(undo.session)
             }
-            (Method::Get, "/api/state") => self.state(session_param(query)?),
-            (Method::Get, "/api/hint") => {
+            ("GET", "/api/state") => self.state(session_param(query)?),
+            ("GET", "/api/hint") => {
                 let hint = self.session(session_param(query)?)?.hint();
                 Ok(json_response(200, &json!({ "hint": hint })))
             }
-            (Method::Get, "/api/replay") => {
+            ("GET", "/api/replay") => {
                 let session = self.session(session_param(query)?)?;
                 let name = format!("{}-{}.html", session.game(), session.case()).replace(
                     |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.',
                     "-",
                 );
-                Ok(html_response(session.replay_page()).with_header(header(
+                Ok(html_response(session.replay_page()).with_header(
                     "Content-Disposition",
                     &format!("attachment; filename=\"{name}\""),
-                )))
+                ))
             }
             (_, "/" | "/api/games" | "/api/new" | "/api/step" | "/api/undo")
             | (_, "/api/state" | "/api/hint" | "/api/replay") => {
@@ -184,11 +187,7 @@ impl Server {
 
     /// Refuses a request addressed to another host than this server's loopback address.
     fn check_host(&self, request: &Request) -> Result<(), Refusal> {
-        let host = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("Host"))
-            .map(|h| h.value.as_str().to_ascii_lowercase());
+        let host = request.header("Host").map(str::to_ascii_lowercase);
         let port = self.address.port();
         let allowed = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
         match host {
@@ -225,17 +224,9 @@ fn games() -> Value {
     Value::Array(games)
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(request: &mut Request) -> Result<T, Refusal> {
-    let mut body = String::new();
-    request
-        .as_reader()
-        .take(MAX_BODY + 1)
-        .read_to_string(&mut body)
-        .map_err(|e| bad(format!("cannot read the request: {e}")))?;
-    if body.len() as u64 > MAX_BODY {
-        return Err(Refusal(413, format!("a request of over {MAX_BODY} bytes")));
-    }
-    serde_json::from_str(&body).map_err(|e| bad(format!("bad JSON: {e}")))
+/// The request's body as JSON (its size is bounded where it is read: [`http::MAX_BODY`]).
+fn read_json<T: for<'de> Deserialize<'de>>(request: &Request) -> Result<T, Refusal> {
+    serde_json::from_slice(&request.body).map_err(|e| bad(format!("bad JSON: {e}")))
 }
 
 /// The `session` parameter of a query string.
@@ -248,19 +239,14 @@ fn session_param(query: &str) -> Result<u64, Refusal> {
         .map_err(|e| bad(format!("session: {e}")))
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-}
-
 fn json_response(status: u16, value: &Value) -> Answer {
-    Response::from_data(value.to_string().into_bytes())
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json; charset=utf-8"))
-        .with_header(header("Cache-Control", "no-store"))
+    Response::new(
+        status,
+        "application/json; charset=utf-8",
+        value.to_string().into_bytes(),
+    )
 }
 
 fn html_response(text: String) -> Answer {
-    Response::from_data(text.into_bytes())
-        .with_header(header("Content-Type", "text/html; charset=utf-8"))
-        .with_header(header("Cache-Control", "no-store"))
+    Response::new(200, "text/html; charset=utf-8", text.into_bytes())
 }

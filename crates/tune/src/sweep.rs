@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use clap::Args;
 use marathon_core::{CaseOutcome, Legend, PlayConfig, Settings, format_score, parse_seed_set};
 use marathon_runner::record::CaseRecord;
-use marathon_runner::runner::{RunOptions, run_cases};
+use marathon_runner::runner::{RunOptions, Workers, run_cases};
 use marathon_runner::select::{builtin_player, case_ids, time_limit};
 
 #[derive(Args)]
@@ -97,6 +97,8 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
     for row in &rows {
         game.settings(&player, &row.settings)?;
     }
+    let workers = Workers::start(args.threads.map_or(0, usize::from))
+        .map_err(|e| format!("--threads: {e}"))?;
     let mut json = match &args.json {
         Some(path) => Some(BufWriter::new(
             File::create(path).map_err(|e| format!("--json {}: {e}", path.display()))?,
@@ -104,7 +106,7 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
         None => None,
     };
     let options = RunOptions {
-        threads: args.threads.map_or(0, usize::from),
+        workers: &workers,
         progress: true,
     };
     println!(

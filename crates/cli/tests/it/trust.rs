@@ -458,11 +458,16 @@ fn wait_for_lines(path: &Path, lines: usize) {
     }
 }
 
-/// Ctrl-C (or SIGTERM) during a run: no new case, the running players killed, what finished on
-/// disk (JSON lines, best scores, report) and in a summary marked as interrupted; exit 130 / 143.
+/// Ctrl-C (or SIGTERM, or SIGHUP: the terminal closed, issue 40's defect 2) during a run: no
+/// new case, the running players killed, what finished on disk (JSON lines, best scores,
+/// report) and in a summary marked as interrupted; exit 130 / 143 / 129.
 #[test]
 fn an_interrupted_run_keeps_what_finished_and_leaves_no_player() {
-    for (signal, code) in [(Signal::SIGINT, 130), (Signal::SIGTERM, 143)] {
+    for (signal, code) in [
+        (Signal::SIGINT, 130),
+        (Signal::SIGTERM, 143),
+        (Signal::SIGHUP, 129),
+    ] {
         let dir = temp_dir(&format!("interrupt-{signal}"));
         let (json, best, report) = (
             dir.join("run.jsonl"),
@@ -656,4 +661,443 @@ fn bad_output_paths_are_refused_before_playing() {
         // Twenty cases at the contest's 20 s would take minutes.
         assert!(started.elapsed() < PATIENCE, "{flag}");
     }
+}
+
+/// Issue 40, defect 1: a player's child killed with it while its shell lives was reparented to
+/// marathon (the subreaper) and never reaped: its zombie held a process slot for the whole run.
+/// Each player here counts, before it breaks the protocol, the zombies whose parent is marathon
+/// (its own parent): with one case at a time, every earlier case's children must be reaped.
+#[test]
+fn killed_players_leave_no_zombie_behind() {
+    let dir = temp_dir("zombies");
+    let counts = dir.join("zombies.txt");
+    let mark = marker();
+    let program = format!(
+        "sleep 1000.{mark} & read l; \
+         awk -v p=$PPID '$3 == \"Z\" && $4 == p' /proc/[0-9]*/stat 2>/dev/null | wc -l >> '{}'; \
+         echo garbage; sleep 1000.{mark}",
+        counts.display()
+    );
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-6",
+            "--threads",
+            "1",
+            "--quiet",
+            "--no-save",
+            "--exec",
+            &program,
+        ])
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    let counts = std::fs::read_to_string(&counts).expect("the players counted");
+    let counts: Vec<u32> = counts
+        .lines()
+        .map(|line| line.trim().parse().expect("a count"))
+        .collect();
+    assert_eq!(
+        counts, [0; 6],
+        "zombies of marathon seen by each case's player"
+    );
+    assert_none_left(&format!("1000.{mark}"), "zombie test");
+}
+
+/// Issue 40, defect 3: an output given as a symbolic link is written through it (the link
+/// stays, its target is replaced), and one that is not a regular file (a FIFO here, a device
+/// such as /dev/full or /dev/null alike) is written to, not replaced by a regular file.
+#[test]
+fn outputs_are_written_through_links_and_into_fifos() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let dir = temp_dir("through-links");
+    std::fs::create_dir(dir.join("kept")).unwrap();
+    let (best, report, page) = (
+        dir.join("kept/best.txt"),
+        dir.join("kept/report.html"),
+        dir.join("kept/replay.html"),
+    );
+    for (target, link) in [(&best, "best"), (&report, "report"), (&page, "page")] {
+        std::fs::write(target, "# old\n").unwrap();
+        symlink(target.strip_prefix(&dir).unwrap(), dir.join(link)).unwrap();
+    }
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-3",
+            "--player",
+            "greedy",
+            "--no-save",
+            "--best",
+        ])
+        .args([dir.join("best"), "--report".into(), dir.join("report")])
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let replayed = finish(
+        marathon(&["replay", "linez", "--seed", "2", "--player", "greedy", "-o"])
+            .arg(dir.join("page"))
+            .spawn()
+            .expect("marathon starts"),
+    );
+    assert_eq!(replayed.code, Some(0), "{}", replayed.stderr);
+    for (target, link) in [(&best, "best"), (&report, "report"), (&page, "page")] {
+        let meta = std::fs::symlink_metadata(dir.join(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link} was replaced");
+        let written = std::fs::read_to_string(target).unwrap();
+        assert!(written.len() > 50, "{link}'s target not written: {written}");
+    }
+    assert_eq!(std::fs::read_to_string(&best).unwrap().lines().count(), 4);
+    // No temporary left beside the link or the target.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+    assert_eq!(std::fs::read_dir(dir.join("kept")).unwrap().count(), 3);
+
+    let fifo = dir.join("report.fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        thread::spawn(move || std::fs::read_to_string(fifo).unwrap_or_default())
+    };
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .arg("--report")
+        .arg(&fifo)
+        .spawn()
+        .expect("marathon starts"),
+    );
+    if !reader.is_finished() {
+        // marathon never opened the FIFO: open it here so that the reader ends (empty).
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+    }
+    let read = reader.join().expect("the reader ends");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        read.contains("<html"),
+        "the report went elsewhere: {read:?}"
+    );
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+}
+
+/// Issue 40, defect 5: two of --json, --best and --report naming one file (here also through a
+/// link) would each replace the other's content: refused before anything is played, the file
+/// untouched, both flags named.
+#[test]
+fn one_file_for_two_outputs_is_refused() {
+    let dir = temp_dir("one-file-two-outputs");
+    let file = dir.join("x.txt");
+    std::fs::write(&file, "# precious\n").unwrap();
+    std::os::unix::fs::symlink(&file, dir.join("alias.txt")).unwrap();
+    let (file, alias) = (file.to_str().unwrap(), dir.join("alias.txt"));
+    let alias = alias.to_str().unwrap();
+    for (first, second, other) in [
+        ("--json", "--best", file),
+        ("--json", "--report", file),
+        ("--best", "--report", file),
+        ("--json", "--best", alias),
+    ] {
+        let run = finish(
+            marathon(&[
+                "play",
+                "linez",
+                "--seeds",
+                "1-3",
+                "--player",
+                "greedy",
+                "--no-save",
+                first,
+                file,
+                second,
+                other,
+            ])
+            .spawn()
+            .expect("marathon starts"),
+        );
+        assert_eq!(run.code, Some(2), "{first} {second}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(first) && run.stderr.contains(second),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_to_string(file).unwrap(), "# precious\n");
+    }
+    let merged = finish(
+        marathon(&["merge", file, "--json", file, "--report", alias])
+            .spawn()
+            .expect("marathon starts"),
+    );
+    assert_eq!(merged.code, Some(2), "{}", merged.stderr);
+    assert!(merged.stderr.contains("--report"), "{}", merged.stderr);
+    assert_eq!(std::fs::read_to_string(file).unwrap(), "# precious\n");
+}
+
+/// Issue 40, defect 6: a run refused before its first case (here: its runs cannot be kept)
+/// leaves an existing --json file as it was.
+#[test]
+fn a_refused_run_leaves_its_json_file_alone() {
+    let dir = temp_dir("refused-json");
+    let json = dir.join("p.jsonl");
+    std::fs::write(&json, "{\"earlier\":1}\n").unwrap();
+    // A folder under a regular file cannot be made, whoever asks (root too).
+    let blocker = dir.join("not-a-dir");
+    std::fs::write(&blocker, "").unwrap();
+    let run = finish(
+        marathon(&[
+            "play", "linez", "--seeds", "1", "--player", "greedy", "--json",
+        ])
+        .arg(&json)
+        .env("MARATHON_RUNS_DIR", blocker.join("runs"))
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("cannot keep the run"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), "{\"earlier\":1}\n");
+}
+
+/// Runs marathon with `args` under an address-space limit of 2 GB (`ulimit -v`): a safety net,
+/// so that a regression that reads an endless stream whole fails the test (with an allocation
+/// error) instead of taking the machine's memory.
+fn marathon_in_2_gb(args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "ulimit -v 2000000 && exec \"$0\" \"$@\"", MARATHON])
+        .args(args)
+        .env("MARATHON_RUNS_DIR", runs_dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Issue 40, defect 4: input files are read within bounds (docs/runs.md): an endless stream
+/// named as --best, --seeds @FILE, --compare or a part to merge is refused at once, exit 2,
+/// naming the file, instead of growing marathon until the machine runs out of memory.
+#[test]
+fn endless_input_streams_are_refused() {
+    let mut seen = Vec::new();
+    for device in ["/dev/zero", "/dev/full"] {
+        if !Path::new(device).exists() {
+            eprintln!("no {device} here: skipped");
+            continue;
+        }
+        let seeds = format!("@{device}");
+        for args in [
+            vec!["play", "linez", "--seeds", "1", "--best", device],
+            vec!["play", "linez", "--seeds", &seeds],
+            vec!["play", "linez", "--seeds", "1", "--compare", device],
+            vec!["merge", device],
+        ] {
+            let mut args = args;
+            if args[0] == "play" {
+                args.extend(["--player", "greedy", "--no-save"]);
+            }
+            let started = Instant::now();
+            let run = finish(marathon_in_2_gb(&args).spawn().expect("marathon starts"));
+            assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr
+                    .contains(&format!("{device}:1: a line longer than")),
+                "{args:?}: {}",
+                run.stderr
+            );
+            assert!(started.elapsed() < PATIENCE);
+            seen.push(args.join(" "));
+        }
+    }
+    println!("refused: {seen:?}");
+}
+
+/// Issue 40, defect 10: a --json file whose last line was cut off (a full disk or a killed
+/// run mid-write) is read up to its last complete line by `merge` and `--compare`, which say
+/// so on stderr, instead of being refused whole.
+#[test]
+fn a_cut_off_json_file_is_read_up_to_its_last_line() {
+    let dir = temp_dir("torn-json");
+    let json = dir.join("run.jsonl");
+    let run = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-3",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let whole = std::fs::read_to_string(&json).unwrap();
+    let extra = whole
+        .lines()
+        .next()
+        .unwrap()
+        .replace("\"seed\":1,", "\"seed\":4,");
+    std::fs::write(&json, format!("{whole}{}", &extra[..extra.len() / 2])).unwrap();
+    let merged = finish(
+        marathon(&["merge", "--summary-only"])
+            .arg(&json)
+            .spawn()
+            .expect("marathon starts"),
+    );
+    assert_eq!(merged.code, Some(0), "{}", merged.stderr);
+    assert!(
+        merged
+            .stderr
+            .contains("run.jsonl:4: the last line is cut off")
+            && merged.stderr.contains("read the 3 records before it"),
+        "{}",
+        merged.stderr
+    );
+    let row = merged.stdout.lines().find(|l| l.starts_with("linez"));
+    assert_eq!(row.and_then(|r| r.split_whitespace().nth(1)), Some("3"));
+    let compared = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1-3",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .arg("--compare")
+        .arg(&json)
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(compared.code, Some(0), "{}", compared.stderr);
+    assert!(compared.stderr.contains("cut off"), "{}", compared.stderr);
+    assert!(compared.stdout.contains("3 cases"), "{}", compared.stdout);
+}
+
+/// Issue 40, defect 7: two runs in parallel on one --best file (shards, two terminals) keep
+/// both runs' bests. Each run's players wait for a signal file until both runs have started
+/// playing, so both have read the (empty) file before either writes it.
+#[test]
+fn parallel_runs_on_one_best_file_keep_every_update() {
+    let dir = temp_dir("parallel-best");
+    let (best, go) = (dir.join("best.txt"), dir.join("go"));
+    let runs: Vec<Child> = ["1-10", "11-20"]
+        .iter()
+        .enumerate()
+        .map(|(part, seeds)| {
+            let program = format!(
+                "touch '{dir}/started-{part}'; while [ ! -e '{go}' ]; do sleep 0.01; done; \
+                 exec '{MARATHON}' solve linez --player greedy",
+                dir = dir.display(),
+                go = go.display()
+            );
+            marathon(&[
+                "play",
+                "linez",
+                "--seeds",
+                seeds,
+                "--threads",
+                "2",
+                "--time-limit",
+                "1000",
+                "--no-save",
+                "--quiet",
+                "--exec",
+                &program,
+            ])
+            .arg("--best")
+            .arg(&best)
+            .spawn()
+            .expect("marathon starts")
+        })
+        .collect();
+    let deadline = Instant::now() + PATIENCE;
+    while !(dir.join("started-0").exists() && dir.join("started-1").exists()) {
+        assert!(Instant::now() < deadline, "the runs never started");
+        thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::write(&go, "").unwrap();
+    for run in runs {
+        let run = finish(run);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+    let text = std::fs::read_to_string(&best).unwrap();
+    let mut seeds: Vec<u64> = text
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    seeds.sort_unstable();
+    assert_eq!(seeds, (1..=20).collect::<Vec<u64>>(), "{text}");
+}
+
+/// Issue 40, defect 10: --threads is bounded (1 to 1024), and threads the machine cannot start
+/// (here: an address-space limit of 300 MB against 1024 threads' stacks) are an error naming
+/// the flag, exit 2, before anything is written, not a panic.
+#[test]
+fn threads_beyond_the_machine_are_an_error_not_a_panic() {
+    let dir = temp_dir("threads");
+    let json = dir.join("run.jsonl");
+    std::fs::write(&json, "{\"earlier\":1}\n").unwrap();
+    let json = json.to_str().unwrap();
+    let too_many = finish(
+        marathon(&[
+            "play",
+            "linez",
+            "--seeds",
+            "1",
+            "--player",
+            "greedy",
+            "--threads",
+            "5000",
+        ])
+        .spawn()
+        .expect("marathon starts"),
+    );
+    assert_eq!(too_many.code, Some(2), "{}", too_many.stderr);
+    assert!(too_many.stderr.contains("--threads"), "{}", too_many.stderr);
+    let mut limited = Command::new("sh");
+    limited
+        .args(["-c", "ulimit -v 300000 && exec \"$0\" \"$@\"", MARATHON])
+        .args([
+            "play",
+            "linez",
+            "--seeds",
+            "1",
+            "--player",
+            "greedy",
+            "--no-save",
+        ])
+        .args(["--threads", "1024", "--json", json])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let run = finish(limited.spawn().expect("marathon starts"));
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--threads: cannot start 1024 worker threads"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(json).unwrap(), "{\"earlier\":1}\n");
 }

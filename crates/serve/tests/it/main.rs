@@ -5,4 +5,5 @@ mod api;
 #[path = "../../../../testing/browser.rs"]
 mod browser;
 mod common;
+mod limits;
 mod play_page;
