@@ -45,7 +45,7 @@ pub const INIT_ARG: &str = "__sandbox-init";
 pub const SETUP_FAILED: u8 = 125;
 
 /// The levels of a sandboxed program's tree that are marathon's own (the launcher, then the
-/// init), which the judge's meters leave out ([`crate::usage`]).
+/// init), which the judge's meters (`usage.rs`) leave out.
 pub const OWN_LEVELS: usize = 2;
 
 /// The uid and gid a root user's programs run as in the sandbox.
