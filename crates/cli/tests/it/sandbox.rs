@@ -12,6 +12,7 @@ use std::io::ErrorKind;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -19,7 +20,7 @@ use marathon_core::sandbox::{self, Sandbox};
 use serde_json::Value;
 
 use super::trust::{
-    LIMIT, MARATHON, PATIENCE, assert_none_left, finish, live_with, marker, read_json, temp_dir,
+    LIMIT, MARATHON, PATIENCE, assert_none_left, finish, live_with, marker, read_json,
 };
 
 /// Why the sandbox cannot run here, when the kernel or the system says so.
@@ -34,6 +35,59 @@ macro_rules! require_sandbox {
             return;
         }
     };
+}
+
+/// Where the sandbox tests keep what a sandboxed program must reach: as root, sandboxed programs
+/// run as nobody, who cannot enter a checkout in a private directory (a clone under `/root`),
+/// so everything they use lives in the system's temporary directory, open to everyone, in a
+/// folder of this test run's own (those of runs that have ended are removed).
+fn open_root() -> &'static Path {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        const PREFIX: &str = "marathon-sandbox-tests-";
+        let temp = std::env::temp_dir();
+        for entry in std::fs::read_dir(&temp).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ended = name
+                .strip_prefix(PREFIX)
+                .and_then(|pid| pid.parse::<u32>().ok())
+                .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+            if ended {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+        let root = temp.join(format!("{PREFIX}{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        set_mode(&root, 0o755);
+        root
+    })
+}
+
+/// A fresh folder `name` under [`open_root`], open to everyone.
+pub(super) fn open_dir(name: &str) -> PathBuf {
+    let dir = open_root().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    set_mode(&dir, 0o777);
+    dir
+}
+
+/// marathon's binary where nobody can run it: a copy under [`open_root`].
+pub(super) fn marathon_bin() -> &'static str {
+    static COPY: OnceLock<String> = OnceLock::new();
+    COPY.get_or_init(|| {
+        let copy = open_root().join("marathon");
+        let staged = open_root().join("marathon.copying");
+        std::fs::copy(MARATHON, &staged).expect("marathon's binary copies");
+        set_mode(&staged, 0o755);
+        std::fs::rename(&staged, &copy).unwrap();
+        copy.to_str().expect("a UTF-8 path").to_string()
+    })
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
 }
 
 /// Who runs marathon in a probe.
@@ -56,9 +110,9 @@ struct Places {
 impl Places {
     fn new(name: &str) -> Self {
         let places = Places {
-            work: temp_dir(&format!("sandbox-{name}-work")),
-            home: temp_dir(&format!("sandbox-{name}-home")),
-            outside: temp_dir(&format!("sandbox-{name}-outside")),
+            work: open_dir(&format!("{name}-work")),
+            home: open_dir(&format!("{name}-home")),
+            outside: open_dir(&format!("{name}-outside")),
         };
         std::fs::write(places.work.join("here.txt"), "here\n").unwrap();
         std::fs::write(places.home.join("secret.txt"), "secret\n").unwrap();
@@ -97,7 +151,7 @@ fn probe(
 ) -> Probe {
     let json = places.outside.join(format!("{}.jsonl", marker()));
     let mut command = match user {
-        User::Me => Command::new(MARATHON),
+        User::Me => Command::new(marathon_bin()),
         User::Nobody => {
             let mut setpriv = Command::new("setpriv");
             setpriv.args([
@@ -105,7 +159,7 @@ fn probe(
                 "--regid=65534",
                 "--clear-groups",
                 "--",
-                MARATHON,
+                marathon_bin(),
             ]);
             setpriv
         }
@@ -476,12 +530,12 @@ fn sandbox_arguments_are_checked() {
             "/",
         ],
     ] {
-        let output = Command::new(MARATHON).args(&args).output().unwrap();
+        let output = Command::new(marathon_bin()).args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
     require_sandbox!();
     for path in ["/", "/no/such/marathon/path"] {
-        let output = Command::new(MARATHON)
+        let output = Command::new(marathon_bin())
             .args([
                 "play",
                 "linez",
@@ -512,7 +566,7 @@ fn an_allowed_path_is_readable() {
     );
     let json = places.outside.join("allow.jsonl");
     let run = |allow: bool| {
-        let mut command = Command::new(MARATHON);
+        let mut command = Command::new(marathon_bin());
         command
             .args([
                 "play",
@@ -543,7 +597,7 @@ fn a_report_replays_a_sandboxed_program_in_the_sandbox() {
     require_sandbox!();
     let places = Places::new("report");
     let report = places.outside.join("report.html");
-    let output = Command::new(MARATHON)
+    let output = Command::new(marathon_bin())
         .args([
             "play",
             "linez",
@@ -579,7 +633,7 @@ fn memory_limits_hold_in_the_sandbox_in_every_game() {
                 let places = Places::new(&format!("memory-{game}"));
                 let judge = |program: &str, sandboxed: bool, limit: &str| {
                     let json = places.outside.join(format!("{}.jsonl", marker()));
-                    let mut command = Command::new(MARATHON);
+                    let mut command = Command::new(marathon_bin());
                     command
                         .args(["play", game, "--seeds", "1", "--quiet", "--no-save"])
                         .args(["--memory-limit", limit, "--json"])
@@ -587,7 +641,7 @@ fn memory_limits_hold_in_the_sandbox_in_every_game() {
                         .args(["--exec", program])
                         .current_dir(&places.work);
                     if sandboxed {
-                        command.args(["--sandbox", "--allow-read", MARATHON]);
+                        command.args(["--sandbox", "--allow-read", marathon_bin()]);
                     }
                     let output = command.output().expect("marathon runs");
                     assert_eq!(output.status.code(), Some(0), "{game}: {program}");
@@ -603,9 +657,10 @@ fn memory_limits_hold_in_the_sandbox_in_every_game() {
                 assert_eq!(over["verdict"], "memory", "{game}: {over}");
                 assert!(peak(&over) >= 100 << 10, "{game}: {over}");
                 assert_none_left(&format!("1000.{mark}"), "a hog in the sandbox");
+                let marathon = marathon_bin();
                 let play = format!(
                     "python3 -c \"b = b'x' * (50 << 20); import subprocess; \
-                     subprocess.run(['sh', '-c', '{MARATHON} solve {game} --effort 1'])\""
+                     subprocess.run(['sh', '-c', '{marathon} solve {game} --effort 1'])\""
                 );
                 let under = judge(&play, true, "100");
                 assert_eq!(under["verdict"], "ok", "{game}: {under}");

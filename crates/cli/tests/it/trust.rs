@@ -278,7 +278,12 @@ fn runs_dir() -> std::path::PathBuf {
 }
 
 pub(crate) fn marathon(args: &[&str]) -> Command {
-    let mut command = Command::new(MARATHON);
+    marathon_at(MARATHON, args)
+}
+
+/// [`marathon`] with the binary at `binary`.
+pub(crate) fn marathon_at(binary: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(binary);
     command
         .args(args)
         .env("MARATHON_RUNS_DIR", runs_dir())
@@ -345,7 +350,14 @@ fn hostile_programs_get_their_verdicts(
         if sandbox {
             args.push("--sandbox");
         }
-        let run = finish(marathon(&args).spawn().expect("marathon starts"));
+        let mut command = marathon(&args);
+        if sandbox {
+            // The sandbox binds marathon's working directory: one nobody can enter (see
+            // `sandbox::open_dir`).
+            command = marathon_at(super::sandbox::marathon_bin(), &args);
+            command.current_dir(super::sandbox::open_dir(&format!("hostile-{game}")));
+        }
+        let run = finish(command.spawn().expect("marathon starts"));
         let elapsed = started.elapsed();
         assert_eq!(
             run.code,
