@@ -178,7 +178,7 @@ fn metric_names<'a>(legend: &'a Legend, outcomes: &'a [CaseOutcome]) -> Vec<&'a 
 
 /// The per-case table: seed (or case), the case's parameters, score, the game's metrics (`-`
 /// for a case without one), relative score (if known), moves, time, peak memory (where programs played) and verdict.
-/// Each column is one [`Column`]: a new figure of a case is one more.
+/// Each column is one `Column`: a new figure of a case is one more.
 pub fn case_table(legend: &Legend, outcomes: &[CaseOutcome], relative: Option<&[f64]>) -> String {
     let formats = Formats(legend);
     let param_names: Vec<&str> = outcomes
