@@ -159,7 +159,7 @@ impl Verdict {
                 seconds(limit)
             ),
             (ClockKind::Cpu, Some(wall)) => format!(
-                "{:.2} s of wall time passed, the cap for a {} s CPU-time limit, with {:.2} s of CPU time counted (CPU clock: the player waited or slept)",
+                "{:.2} s of wall time passed, the cap for a {} s CPU-time limit, with {:.2} s of CPU time counted (CPU clock: the player waited, slept or was kept from a CPU)",
                 wall.as_secs_f64(),
                 seconds(limit),
                 used.as_secs_f64()
