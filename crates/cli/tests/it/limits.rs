@@ -132,19 +132,24 @@ fn memory_scenarios(game: &str) -> Vec<String> {
     rows
 }
 
-#[test]
-fn memory_limits_hold_for_the_whole_tree_in_every_game() {
+/// Runs `scenarios` for every game at once, one thread a game, and prints the rows they give:
+/// `cargo test -p marathon --test it limits -- --nocapture` shows the matrix.
+fn in_every_game(scenarios: fn(&str) -> Vec<String>) {
     let rows: Vec<String> = thread::scope(|scope| {
         let runs: Vec<_> = marathon_games::names()
             .into_iter()
-            .map(|game| scope.spawn(move || memory_scenarios(game)))
+            .map(|game| scope.spawn(move || scenarios(game)))
             .collect();
         runs.into_iter()
             .flat_map(|run| run.join().expect("no scenario fails"))
             .collect()
     });
-    // `cargo test -p marathon --test it limits -- --nocapture` shows the matrix.
     println!("{}", rows.join("\n"));
+}
+
+#[test]
+fn memory_limits_hold_for_the_whole_tree_in_every_game() {
+    in_every_game(memory_scenarios);
 }
 
 /// Under the CPU clock, waiting is free up to the wall cap, spinning is not.
@@ -191,16 +196,7 @@ fn clock_scenarios(game: &str) -> Vec<String> {
 
 #[test]
 fn the_cpu_clock_charges_work_not_waiting_in_every_game() {
-    let rows: Vec<String> = thread::scope(|scope| {
-        let runs: Vec<_> = marathon_games::names()
-            .into_iter()
-            .map(|game| scope.spawn(move || clock_scenarios(game)))
-            .collect();
-        runs.into_iter()
-            .flat_map(|run| run.join().expect("no scenario fails"))
-            .collect()
-    });
-    println!("{}", rows.join("\n"));
+    in_every_game(clock_scenarios);
 }
 
 /// Processes that spin until killed, one per core: a busy machine.
