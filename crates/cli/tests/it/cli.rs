@@ -1421,3 +1421,66 @@ fn serve_prints_its_address_and_answers_there_and_refuses_a_taken_port() {
     let stderr = String::from_utf8_lossy(&taken.stderr);
     assert!(stderr.contains("cannot listen"), "{stderr}");
 }
+
+#[test]
+fn the_linez_ai_plays_the_network_file_its_variable_names() {
+    let dir = TempDir::new("network-variable");
+    let solver = |network: Option<&Path>| match network {
+        Some(path) => format!(
+            "env MARATHON_LINEZ_NETWORK={} {} solve linez --effort 2",
+            path_sh(path),
+            marathon_sh()
+        ),
+        None => format!("{} solve linez --effort 2", marathon_sh()),
+    };
+    let scores = |network: Option<&Path>| {
+        let exec = solver(network);
+        let (_, cases) = play_json(&dir, &["--seeds", "1-2", "--exec", &exec]);
+        cases.iter().map(score).collect::<Vec<_>>()
+    };
+    let builtin = dir.join("builtin.bin");
+    std::fs::write(
+        &builtin,
+        marathon_linez::ai::ntuple::Network::builtin().to_bytes(),
+    )
+    .unwrap();
+    let zero = dir.join("zero.bin");
+    std::fs::write(
+        &zero,
+        marathon_linez::ai::ntuple::Network::new(2).to_bytes(),
+    )
+    .unwrap();
+    let standard = scores(None);
+    assert_eq!(
+        scores(Some(&builtin)),
+        standard,
+        "the built-in network as a file"
+    );
+    assert_ne!(
+        scores(Some(&zero)),
+        standard,
+        "a network of zeros plays other games"
+    );
+
+    // A file that is not a network: the player stops, naming the variable and the file.
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, "not a network").unwrap();
+    let json = dir.join("junk.jsonl");
+    let run = run(&[
+        "play",
+        "linez",
+        "--seeds",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+        "--exec",
+        &solver(Some(&junk)),
+    ]);
+    assert!(
+        run.stderr.contains("MARATHON_LINEZ_NETWORK=") && run.stderr.contains("junk.bin"),
+        "{}",
+        run.stderr
+    );
+    let case: Value = serde_json::from_str(std::fs::read_to_string(&json).unwrap().trim()).unwrap();
+    assert_eq!(case["verdict"], "crash", "{case}");
+}

@@ -21,6 +21,17 @@ impl FastRng {
         }
     }
 
+    /// The generator's state, to be saved and resumed with [`FastRng::from_state`].
+    pub fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// The generator whose state [`FastRng::state`] gave; `None` for the all-zero state, which
+    /// no generator reaches and which would only ever yield zeros.
+    pub fn from_state(s: [u64; 4]) -> Option<Self> {
+        (s != [0; 4]).then_some(Self { s })
+    }
+
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;

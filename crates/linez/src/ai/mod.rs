@@ -12,7 +12,7 @@ mod windows;
 
 pub use eval::Weights;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 pub use marathon_core::Clock;
 use marathon_core::rng::{FastRng, seed_from_lines};
@@ -99,7 +99,7 @@ pub fn new_player(
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     match name {
         "ai" => Ok(Box::new(search::SearchPlayer::new(
-            ntuple::Network::builtin().clone(),
+            network()?,
             rng,
             effort,
             search,
@@ -111,6 +111,33 @@ pub fn new_player(
         "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
         _ => Err(unknown()),
     }
+}
+
+/// The environment variable naming a network file (`marathon-tune linez-train`'s OUT) for `ai`
+/// to play instead of the built-in one: how a network in training is measured through the
+/// judge, as a program or in-process, before it is built in.
+pub const NETWORK_VARIABLE: &str = "MARATHON_LINEZ_NETWORK";
+
+/// Far above any network's file (the built-in one is 40 KB).
+const MAX_NETWORK_BYTES: u64 = 1 << 28;
+
+/// `ai`'s network: the file [`NETWORK_VARIABLE`] names, else the built-in one.
+fn network() -> io::Result<ntuple::Network> {
+    let Some(path) = std::env::var_os(NETWORK_VARIABLE) else {
+        return Ok(ntuple::Network::builtin().clone());
+    };
+    let invalid = |e: String| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{NETWORK_VARIABLE}={}: {e}", path.to_string_lossy()),
+        )
+    };
+    // Bounded, so that a stream that never ends cannot take the memory.
+    let mut bytes = Vec::new();
+    std::fs::File::open(&path)
+        .and_then(|file| file.take(MAX_NETWORK_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| invalid(e.to_string()))?;
+    ntuple::Network::from_bytes(&bytes).map_err(invalid)
 }
 
 /// Reads observations and answers moves until the judge closes the input.

@@ -33,7 +33,7 @@ const RAW_CODES: usize = 1 << (3 * LEN);
 const MIRRORED: usize = RAW_CODES;
 
 /// Whole-board terms, each a table indexed by a small count.
-const GLOBAL_TERMS: usize = 7;
+const GLOBAL_TERMS: usize = 8;
 /// Ready lines beyond this count share the last entry.
 const MAX_READY: usize = 15;
 /// Empty regions beyond this count share the last entry.
@@ -50,6 +50,7 @@ const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [
     MAX_REGIONS + 1,
     COLORS as usize + 1,
     MAX_PROMISING + 1,
+    CELLS + 1,
 ];
 
 /// Table entries one afterstate reads: one per window and one per whole-board term.
@@ -337,8 +338,8 @@ fn is_canonical(mut code: usize) -> bool {
 /// The whole-board terms of a board: empty cells, empty cells outside the largest empty
 /// region, ready lines (four of a colour whose gap a fifth can reach), balls that can move into
 /// the largest region, empty regions, colours with no ball that can, promising windows (three
-/// of a colour whose two gaps balls of it from outside can reach). Only the `near` windows can
-/// be ready or promising.
+/// of a colour whose two gaps balls of it from outside can reach), dead balls (see
+/// [`dead_balls`]). Only the `near` windows can be ready or promising.
 fn global_counts(board: &Board, near: &NearLines) -> [usize; GLOBAL_TERMS] {
     let moves = board.legal_moves();
     let regions = moves.regions();
@@ -368,7 +369,29 @@ fn global_counts(board: &Board, near: &NearLines) -> [usize; GLOBAL_TERMS] {
         regions.len().min(MAX_REGIONS),
         stuck_colours,
         promising.min(MAX_PROMISING),
+        dead_balls(board),
     ]
+}
+
+/// The balls in no line of five that could still clear with them: every window through them
+/// holds a ball of another colour. Such a ball must be moved before it can clear, and a board
+/// of them fills however the spawns fall; the windows' tables see each window alone, not that
+/// all of a ball's windows are blocked.
+fn dead_balls(board: &Board) -> usize {
+    let occupied = board.occupied().raw();
+    let colors = board.colors();
+    let mut live = 0u128;
+    for &mask in WINDOWS.iter() {
+        let balls = occupied & mask;
+        if balls == 0 {
+            continue;
+        }
+        let color = colors[balls.trailing_zeros() as usize];
+        if balls & !board.color_bits(color).raw() == 0 {
+            live |= balls;
+        }
+    }
+    (occupied & !live).count_ones() as usize
 }
 
 /// Whether balls of the colour of `window` (balls of one colour and gaps) from outside it can
@@ -681,11 +704,46 @@ impl Network {
         best
     }
 
-    /// The best `n` moves as [`Network::best_move`] values them, best first (the others are
-    /// ranked by their fast scores only, so `n` above a handful adds little).
-    pub fn best_moves(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)> {
-        let mut moves = Vec::new();
-        self.for_each_contender(board, |mv, worth, removed| moves.push((mv, worth, removed)));
+    /// The best `n` moves, best first, after the best `exact` quiet moves by fast score (at
+    /// least [`EXACT_RESCORED`]) got their exact worth: the fast score takes the whole-board
+    /// terms as the board's own, so a move that keeps the empty cells connected on a crowded
+    /// board can rank low by it, and one search's root can afford to look further than every
+    /// reply can.
+    pub fn best_moves(&self, board: &Board, n: usize, exact: usize) -> Vec<(Move, f32, u32)> {
+        if exact <= EXACT_RESCORED {
+            let mut moves = Vec::new();
+            self.for_each_contender(board, |mv, worth, removed| moves.push((mv, worth, removed)));
+            moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+            moves.truncate(n);
+            return moves;
+        }
+        let scorer = Scorer::new(self, board);
+        let mut quiet = Vec::new();
+        let mut clearing = TopMoves::<MAX_CLEARING>::new();
+        scorer.for_each_scored(|mv, value, removed| {
+            if removed > 0 {
+                clearing.offer(mv, value, removed);
+            } else {
+                quiet.push((mv, value, removed));
+            }
+        });
+        if quiet.len() > exact {
+            quiet.select_nth_unstable_by(exact, |a, b| b.1.total_cmp(&a.1));
+            quiet.truncate(exact);
+        }
+        let mut moves: Vec<(Move, f32, u32)> = quiet
+            .into_iter()
+            .map(|(mv, fast, removed)| (mv, scorer.exact(mv, fast, removed), removed))
+            .collect();
+        for &(mv, _, removed) in clearing.moves() {
+            let mut after = *board;
+            after.move_ball(mv);
+            moves.push((
+                mv,
+                line_points(removed) as f32 + self.continuation(&after),
+                removed,
+            ));
+        }
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
         moves.truncate(n);
         moves
@@ -771,6 +829,37 @@ impl Trainer {
             net_error: vec![0.0; len],
             abs_error: vec![0.0; len],
         }
+    }
+
+    /// The sums as bytes (little-endian `f32`s, the net errors then the magnitudes), to resume
+    /// training with [`Trainer::from_bytes`].
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(8 * self.net_error.len());
+        for x in self.net_error.iter().chain(&self.abs_error) {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// The training state [`Trainer::to_bytes`] wrote, for `network`'s shape.
+    pub fn from_bytes(bytes: &[u8], network: &Network) -> Result<Self, String> {
+        let len = network.weight_count();
+        if bytes.len() != 8 * len {
+            return Err(format!(
+                "{} bytes of training sums, a network of {len} weights has {}",
+                bytes.len(),
+                8 * len
+            ));
+        }
+        let mut values = bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().expect("four bytes")));
+        let net_error: Vec<f32> = values.by_ref().take(len).collect();
+        let abs_error: Vec<f32> = values.collect();
+        Ok(Trainer {
+            net_error,
+            abs_error,
+        })
     }
 
     /// Moves the value of the afterstate with entries `features` towards `target` by `rate`
@@ -993,6 +1082,49 @@ mod tests {
     use super::*;
     use crate::protocol::parse_board;
     use marathon_core::rng::FastRng;
+
+    #[test]
+    fn a_ball_every_window_of_which_holds_another_colour_is_dead() {
+        let empty = parse_board(&["........."; 9]).expect("a board");
+        assert_eq!(dead_balls(&empty), 0);
+        // The 1 in the middle: each of its 20 windows holds one of the 2s around it. Each 2
+        // still has a window of 2s and gaps (the column or row of three 2s it stands in).
+        let walled = parse_board(&[
+            ".........",
+            ".........",
+            ".........",
+            "...222...",
+            "...212...",
+            "...222...",
+            ".........",
+            ".........",
+            ".........",
+        ])
+        .expect("a board");
+        assert_eq!(dead_balls(&walled), 1);
+        // Two colours alternating along every line: no window of one colour, all dead.
+        let rows: Vec<String> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| if (r + c) % 2 == 0 { '3' } else { '4' })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let checkered = parse_board(&rows).expect("a board");
+        // Diagonals of a checkerboard are of one colour: those balls live.
+        assert_eq!(dead_balls(&checkered), 0);
+        let striped: Vec<String> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| if (r + c / 2) % 2 == 0 { '5' } else { '6' })
+                    .collect()
+            })
+            .collect();
+        let striped: Vec<&str> = striped.iter().map(String::as_str).collect();
+        let striped = parse_board(&striped).expect("a board");
+        assert!(dead_balls(&striped) > 0);
+    }
 
     #[test]
     fn geometry_has_the_symmetry_classes_of_the_board() {

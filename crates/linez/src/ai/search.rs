@@ -31,6 +31,9 @@ pub struct Settings {
     pub depth: usize,
     /// How many moves, best by one-move worth, get the sampled evaluation.
     pub candidates: usize,
+    /// How many quiet moves, best by fast score, get their exact one-move worth (with the
+    /// whole-board terms of the board after them) before the candidates are picked.
+    pub root_exact: usize,
     /// The loss in points to come that a settled decision may risk (see `settled`).
     pub settled_margin: f64,
     /// The game length the time is planned for (see `Settings::time_share`).
@@ -44,6 +47,8 @@ pub struct Settings {
 marathon_core::tunable!(Settings {
     depth: "spawns per sampled future, the best reply played between two (1 to 4)",
     candidates: "the moves, best by one-move worth, whose futures are sampled",
+    root_exact: "the quiet moves, best by fast score, valued with the whole-board terms of the \
+                 board after them before the candidates are picked (the network's; 8 or more)",
     settled_margin: "a move stops being sampled once the leader is surely not worse than it by \
                      more points than this",
     planned_moves: "the game length the time is planned for",
@@ -73,6 +78,7 @@ impl Settings {
     pub const AI: Settings = Settings {
         depth: 3,
         candidates: 10,
+        root_exact: 8,
         settled_margin: 0.25,
         planned_moves: 800,
         time_scale: 1.0,
@@ -105,7 +111,9 @@ pub trait Evaluator {
     const CLEAR_FIRST: bool;
 
     /// The best `n` moves by one-move worth, best first: move, worth, balls removed.
-    fn candidates(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)>;
+    /// `exact`: how many moves by fast score get their exact worth first, where the
+    /// evaluation scores fast (at least its own minimum).
+    fn candidates(&self, board: &Board, n: usize, exact: usize) -> Vec<(Move, f32, u32)>;
 
     /// The best move on `board` (no spawn pending), its worth and the balls it removes.
     fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)>;
@@ -136,7 +144,7 @@ pub trait Evaluator {
 impl Evaluator for Weights {
     const CLEAR_FIRST: bool = true;
 
-    fn candidates(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)> {
+    fn candidates(&self, board: &Board, n: usize, _exact: usize) -> Vec<(Move, f32, u32)> {
         let mut scored: Vec<(Move, f32, u32)> = Vec::new();
         let scorer = MoveScorer::new(self, board);
         scorer.for_each_scored(|mv, value, removed| scored.push((mv, value, removed)));
@@ -180,8 +188,8 @@ impl Evaluator for Weights {
 impl Evaluator for Network {
     const CLEAR_FIRST: bool = false;
 
-    fn candidates(&self, board: &Board, n: usize) -> Vec<(Move, f32, u32)> {
-        self.best_moves(board, n)
+    fn candidates(&self, board: &Board, n: usize, exact: usize) -> Vec<(Move, f32, u32)> {
+        self.best_moves(board, n, exact)
     }
 
     fn stuck_value(&self, board: &Board) -> f32 {
@@ -442,7 +450,9 @@ const SETTLED_CHECK: usize = 8;
 impl<E: Evaluator> Player for SearchPlayer<E> {
     fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
         self.played += 1;
-        let mut scored = self.evaluator.candidates(board, self.settings.candidates);
+        let mut scored =
+            self.evaluator
+                .candidates(board, self.settings.candidates, self.settings.root_exact);
         if E::CLEAR_FIRST && scored.iter().any(|&(_, _, removed)| removed > 0) {
             scored.retain(|&(_, _, removed)| removed > 0);
         }

@@ -20,10 +20,11 @@ use marathon_linez::rules::{Board, COLORS, Color, PREVIEW_LEN, State, Turn, line
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Self-play games to train on.
+    /// Self-play games to train on, in all (a resumed run counts the games it already played).
     #[arg(value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
-    /// Where the network goes: written at the start, then after every `--report` games.
+    /// Where the network goes: written at the start, then after every `--report` games, with
+    /// OUT.state (what `--resume` needs) and OUT.curve.tsv (the learning curve) beside it.
     #[arg(value_name = "OUT.bin")]
     out: PathBuf,
     /// Learning rate (scales the temporal-coherence rates).
@@ -48,6 +49,10 @@ pub struct TrainArgs {
     /// cut there).
     #[arg(long, value_name = "AFTERSTATES", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
     horizon: u32,
+    /// Go on with the run OUT.state holds (after an interruption, or to train longer): its
+    /// network, spawns, learning rates and settings, up to GAMES games in all.
+    #[arg(long, conflicts_with_all = ["rate", "init", "stages", "seed", "lambda", "horizon"])]
+    resume: bool,
 }
 
 #[derive(Args)]
@@ -95,39 +100,188 @@ pub fn average(args: AverageArgs) -> Result<(), String> {
 }
 
 pub fn train(args: TrainArgs) -> Result<(), String> {
-    let stages = args.stages as usize;
-    let lambda = Lambda {
-        lambda: args.lambda,
-        horizon: args.horizon as usize,
+    let state_path = with_suffix(&args.out, ".state");
+    let curve_path = with_suffix(&args.out, ".curve.tsv");
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut run = if args.resume {
+        let bytes = std::fs::read(&state_path)
+            .map_err(|e| format!("--resume {}: {e}", state_path.display()))?;
+        let run = Run::from_bytes(&bytes)
+            .map_err(|e| format!("--resume {}: {e}", state_path.display()))?;
+        append(
+            &curve_path,
+            &format!("# resumed at {} games: {command}\n", run.games),
+        )?;
+        run
+    } else {
+        let network = match &args.init {
+            Some(path) => read_network("--init", path)?.restaged(args.stages as usize),
+            None => Network::new(args.stages as usize),
+        };
+        let trainer = Trainer::new(&network);
+        let run = Run {
+            network,
+            trainer,
+            rng: FastRng::new(args.seed),
+            games: 0,
+            seconds: 0.0,
+            rate: args.rate,
+            lambda: Lambda {
+                lambda: args.lambda,
+                horizon: args.horizon as usize,
+            },
+        };
+        std::fs::write(
+            &curve_path,
+            format!("# {command}\ngames\tmean_score\tmean_moves\tseconds\n"),
+        )
+        .map_err(|e| format!("OUT {}: {e}", curve_path.display()))?;
+        run
     };
-    let mut network = match &args.init {
-        Some(path) => read_network("--init", path)?.restaged(stages),
-        None => Network::new(stages),
-    };
-    // OUT is written once before training so that a path that cannot be written fails now,
-    // not after the first `--report` games.
-    write_network(&args.out, &network)?;
-    let mut trainer = Trainer::new(&network);
-    let mut rng = FastRng::new(args.seed);
+    // OUT and its state are written before training so that a path that cannot be written
+    // fails now, not after the first `--report` games.
+    run.save(&args.out, &state_path)?;
     let started = Instant::now();
+    let seconds_before = run.seconds;
     let (mut score_sum, mut move_sum, mut count) = (0u64, 0u64, 0u64);
-    for game in 1..=args.games {
-        let (score, moves) = train_game(&mut network, &mut trainer, &mut rng, args.rate, lambda);
+    while run.games < args.games {
+        let (score, moves) = train_game(
+            &mut run.network,
+            &mut run.trainer,
+            &mut run.rng,
+            run.rate,
+            run.lambda,
+        );
+        run.games += 1;
         score_sum += score;
         move_sum += moves;
         count += 1;
-        if game % args.report == 0 || game == args.games {
-            println!(
-                "games {game}: mean {:.1}, moves {:.1}, {:.0} s",
+        if run.games % args.report == 0 || run.games == args.games {
+            run.seconds = seconds_before + started.elapsed().as_secs_f64();
+            let (mean, mean_moves) = (
                 score_sum as f64 / count as f64,
                 move_sum as f64 / count as f64,
-                started.elapsed().as_secs_f64()
             );
+            println!(
+                "games {}: mean {mean:.1}, moves {mean_moves:.1}, {:.0} s",
+                run.games, run.seconds
+            );
+            append(
+                &curve_path,
+                &format!(
+                    "{}\t{mean:.1}\t{mean_moves:.1}\t{:.0}\n",
+                    run.games, run.seconds
+                ),
+            )?;
             (score_sum, move_sum, count) = (0, 0, 0);
-            write_network(&args.out, &network)?;
+            run.save(&args.out, &state_path)?;
         }
     }
     Ok(())
+}
+
+/// `path` with `suffix` added to its file name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+fn append(path: &Path, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes `bytes` to a file beside `path` and renames it there, so that an interruption leaves
+/// the old file or the new one, never half of one.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let partial = with_suffix(path, ".partial");
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| format!("OUT {}: {e}", path.display()))
+}
+
+/// A training run between two games: all that resuming it needs.
+struct Run {
+    network: Network,
+    trainer: Trainer,
+    rng: FastRng,
+    games: u64,
+    /// Training time so far, over all sittings.
+    seconds: f64,
+    rate: f32,
+    lambda: Lambda,
+}
+
+/// Header of OUT.state.
+const STATE_MAGIC: &[u8; 8] = b"LZTRAIN1";
+
+impl Run {
+    /// Writes the network to `out` and the whole state to `state` (the network again, so that
+    /// the state is one consistent file).
+    fn save(&self, out: &Path, state: &Path) -> Result<(), String> {
+        let network = self.network.to_bytes();
+        write_atomically(out, &network)?;
+        let trainer = self.trainer.to_bytes();
+        let mut bytes = STATE_MAGIC.to_vec();
+        bytes.extend_from_slice(&self.games.to_le_bytes());
+        bytes.extend_from_slice(&self.seconds.to_le_bytes());
+        for word in self.rng.state() {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.rate.to_le_bytes());
+        bytes.extend_from_slice(&self.lambda.lambda.to_le_bytes());
+        bytes.extend_from_slice(&(self.lambda.horizon as u64).to_le_bytes());
+        bytes.extend_from_slice(&(network.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&network);
+        bytes.extend_from_slice(&trainer);
+        write_atomically(state, &bytes)
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Run, String> {
+        let mut rest = bytes
+            .strip_prefix(STATE_MAGIC)
+            .ok_or("not a linez-train state (bad header)")?;
+        let mut word = || -> Result<[u8; 8], String> {
+            let (head, tail) = rest.split_at_checked(8).ok_or("truncated state")?;
+            rest = tail;
+            Ok(head.try_into().expect("eight bytes"))
+        };
+        let games = u64::from_le_bytes(word()?);
+        let seconds = f64::from_le_bytes(word()?);
+        let mut rng = [0u64; 4];
+        for s in &mut rng {
+            *s = u64::from_le_bytes(word()?);
+        }
+        let pair = word()?;
+        let rate = f32::from_le_bytes(pair[..4].try_into().expect("four bytes"));
+        let lambda = f32::from_le_bytes(pair[4..].try_into().expect("four bytes"));
+        let horizon = usize::try_from(u64::from_le_bytes(word()?)).map_err(|e| e.to_string())?;
+        let network_len =
+            usize::try_from(u64::from_le_bytes(word()?)).map_err(|e| e.to_string())?;
+        let (network, trainer) = rest
+            .split_at_checked(network_len)
+            .ok_or("truncated state")?;
+        let network = Network::from_bytes(network)?;
+        let trainer = Trainer::from_bytes(trainer, &network)?;
+        Ok(Run {
+            network,
+            trainer,
+            rng: FastRng::from_state(rng).ok_or("a spawn generator of zeros")?,
+            games,
+            seconds,
+            rate,
+            lambda: Lambda {
+                lambda,
+                horizon: horizon.max(1),
+            },
+        })
+    }
 }
 
 fn random_preview(rng: &mut FastRng) -> [Color; PREVIEW_LEN] {

@@ -119,6 +119,81 @@ fn linez_train_reports_and_writes_the_same_network_from_the_same_seed() {
 }
 
 #[test]
+fn linez_train_resumes_where_it_stopped_and_learns_as_if_never_stopped() {
+    let dir = Scratch::new("resume");
+    let (whole, halves) = (dir.path("whole.bin"), dir.path("halves.bin"));
+    let train = |games: &str, out: &Path, more: &[&str]| {
+        let mut args: Vec<std::ffi::OsString> = vec![
+            "linez-train".into(),
+            games.into(),
+            out.as_os_str().to_owned(),
+            "--report".into(),
+            "2".into(),
+        ];
+        args.extend(more.iter().map(|&a| a.into()));
+        lines(&args)
+    };
+    let settings = [
+        "--seed",
+        "9",
+        "--lambda",
+        "0.3",
+        "--horizon",
+        "4",
+        "--rate",
+        "0.5",
+    ];
+    train("6", &whole, &settings);
+    // Stopped after 4 games (as an interruption after the report at 4 would leave it), then
+    // resumed to 6: the same spawns, rates and network as the run that never stopped.
+    train("4", &halves, &settings);
+    let resumed = train("6", &halves, &["--resume"]);
+    assert_eq!(resumed.len(), 1, "{resumed:?}");
+    assert!(resumed[0].starts_with("games 6: mean "), "{resumed:?}");
+    assert_eq!(
+        network(&whole),
+        network(&halves),
+        "resuming changes nothing"
+    );
+
+    // The curve: the command, a header, a line per report; the resumption is noted.
+    let curve = std::fs::read_to_string(dir.path("halves.bin.curve.tsv")).unwrap();
+    let rows: Vec<&str> = curve.lines().collect();
+    assert!(
+        rows[0].starts_with("# ") && rows[0].contains("--seed 9"),
+        "{curve}"
+    );
+    assert_eq!(rows[1], "games\tmean_score\tmean_moves\tseconds", "{curve}");
+    assert!(
+        rows[2].starts_with("2\t") && rows[3].starts_with("4\t"),
+        "{curve}"
+    );
+    assert!(rows[4].starts_with("# resumed at 4 games: "), "{curve}");
+    assert!(rows[5].starts_with("6\t"), "{curve}");
+
+    // A resumed run keeps its own settings: giving one is refused, as is a missing state.
+    let refused = tune(&[
+        "linez-train".as_ref(),
+        "8".as_ref(),
+        halves.as_os_str(),
+        "--resume".as_ref(),
+        "--rate".as_ref(),
+        "2".as_ref(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let missing = dir.path("never.bin");
+    let refused = tune(&[
+        "linez-train".as_ref(),
+        "8".as_ref(),
+        missing.as_os_str(),
+        "--resume".as_ref(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("never.bin.state"), "{message}");
+}
+
+#[test]
 fn reversi_ga_stats_prints_a_line_per_seed_then_the_histogram() {
     let out = lines(&["reversi-ga-stats", "1-2"]);
     assert_eq!(out.len(), 2 + 10, "{out:#?}");
