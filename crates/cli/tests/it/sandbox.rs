@@ -437,10 +437,14 @@ fn forking_stops_at_the_process_cap_in_every_game() {
                         boxed.verdict,
                         boxed.text
                     );
-                    // The launcher and the init count too, and carry the program's text in
-                    // their command lines like every process of the program.
+                    // The launcher and the init count too (the limit is the cap + 2), and
+                    // carry the program's text in their command lines like every process of
+                    // the program; so does `marathon play`'s own (`--exec PROGRAM`), outside
+                    // the count. All of them are seen when a scan catches the shell at the
+                    // cap, just before its failed fork ends it (a busy machine's slow shell
+                    // showed 131).
                     assert!(
-                        most <= cap + 2,
+                        most <= cap + 3,
                         "{game}: {most} processes over the cap {cap}"
                     );
                     assert_none_left(&format!("1000.{mark}"), "forking in the sandbox");
