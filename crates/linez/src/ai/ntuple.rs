@@ -695,8 +695,14 @@ impl Network {
     /// clears nothing is the value of its afterstate (the spawn comes next); a move that clears
     /// is worth its points plus [`Network::continuation`] (the player moves again first).
     pub fn best_move(&self, board: &Board) -> Option<(Move, f32, u32)> {
+        self.best_move_exact(board, EXACT_RESCORED)
+    }
+
+    /// [`Network::best_move`] after the best `exact` quiet moves by fast score (1 to
+    /// [`MAX_EXACT`]) got their exact worth.
+    pub fn best_move_exact(&self, board: &Board, exact: usize) -> Option<(Move, f32, u32)> {
         let mut best: Option<(Move, f32, u32)> = None;
-        self.for_each_contender(board, |mv, worth, removed| {
+        self.for_each_contender(board, exact, |mv, worth, removed| {
             if best.is_none_or(|(_, w, _)| worth > w) {
                 best = Some((mv, worth, removed));
             }
@@ -712,7 +718,9 @@ impl Network {
     pub fn best_moves(&self, board: &Board, n: usize, exact: usize) -> Vec<(Move, f32, u32)> {
         if exact <= EXACT_RESCORED {
             let mut moves = Vec::new();
-            self.for_each_contender(board, |mv, worth, removed| moves.push((mv, worth, removed)));
+            self.for_each_contender(board, EXACT_RESCORED, |mv, worth, removed| {
+                moves.push((mv, worth, removed))
+            });
             moves.sort_by(|a, b| b.1.total_cmp(&a.1));
             moves.truncate(n);
             return moves;
@@ -750,10 +758,15 @@ impl Network {
     }
 
     /// Calls `visit(move, worth, removed)` with the moves worth valuing exactly: the best
-    /// quiet moves by fast score, and the best clearing moves.
-    fn for_each_contender(&self, board: &Board, mut visit: impl FnMut(Move, f32, u32)) {
+    /// `exact` quiet moves by fast score, and the best clearing moves.
+    fn for_each_contender(
+        &self,
+        board: &Board,
+        exact: usize,
+        mut visit: impl FnMut(Move, f32, u32),
+    ) {
         let scorer = Scorer::new(self, board);
-        let mut quiet = TopMoves::<EXACT_RESCORED>::new();
+        let mut quiet = TopMoves::<MAX_EXACT>::keeping(exact);
         let mut clearing = TopMoves::<MAX_CLEARING>::new();
         scorer.for_each_scored(|mv, value, removed| {
             if removed > 0 {
@@ -1072,6 +1085,9 @@ impl<'a> Scorer<'a> {
 
 /// How many of the best moves by fast score get their exact whole-board terms.
 const EXACT_RESCORED: usize = 8;
+
+/// The most quiet moves [`Network::best_move_exact`] values exactly.
+pub const MAX_EXACT: usize = 64;
 
 /// Clearing moves whose continuation is searched: the best by points and the value of the
 /// board after them. Each costs a whole move search, and the others rarely do better.

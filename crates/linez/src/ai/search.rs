@@ -17,7 +17,7 @@ use marathon_core::rng::FastRng;
 
 use super::eval::{MoveScorer, Weights};
 use super::greedy::best_move;
-use super::ntuple::Network;
+use super::ntuple::{MAX_EXACT, Network};
 use super::{Clock, Player};
 use crate::rules::{Board, CELLS, COLORS, Color, Move, PREVIEW_LEN, State, line_points};
 
@@ -34,6 +34,9 @@ pub struct Settings {
     /// How many quiet moves, best by fast score, get their exact one-move worth (with the
     /// whole-board terms of the board after them) before the candidates are picked.
     pub root_exact: usize,
+    /// The same for every reply within a sampled future (1 to 64), where it costs once per
+    /// reply.
+    pub reply_exact: usize,
     /// The loss in points to come that a settled decision may risk (see `settled`).
     pub settled_margin: f64,
     /// The game length the time is planned for (see `Settings::time_share`).
@@ -49,6 +52,7 @@ marathon_core::tunable!(Settings {
     candidates: "the moves, best by one-move worth, whose futures are sampled",
     root_exact: "the quiet moves, best by fast score, valued with the whole-board terms of the \
                  board after them before the candidates are picked (the network's; 8 or more)",
+    reply_exact: "the same for each reply within a sampled future (the network's; 1 to 64)",
     settled_margin: "a move stops being sampled once the leader is surely not worse than it by \
                      more points than this",
     planned_moves: "the game length the time is planned for",
@@ -62,6 +66,12 @@ impl Settings {
     pub fn check(&self) -> Result<(), String> {
         if !(1..=MAX_DEPTH).contains(&self.depth) {
             return Err(format!("depth={}: expected 1 to {MAX_DEPTH}", self.depth));
+        }
+        if !(1..=MAX_EXACT).contains(&self.reply_exact) {
+            return Err(format!(
+                "reply_exact={}: expected 1 to {MAX_EXACT}",
+                self.reply_exact
+            ));
         }
         if self.candidates == 0 {
             return Err("candidates=0: expected at least 1".into());
@@ -79,6 +89,7 @@ impl Settings {
         depth: 3,
         candidates: 10,
         root_exact: 8,
+        reply_exact: 8,
         settled_margin: 0.25,
         planned_moves: 800,
         time_scale: 1.0,
@@ -115,8 +126,9 @@ pub trait Evaluator {
     /// evaluation scores fast (at least its own minimum).
     fn candidates(&self, board: &Board, n: usize, exact: usize) -> Vec<(Move, f32, u32)>;
 
-    /// The best move on `board` (no spawn pending), its worth and the balls it removes.
-    fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)>;
+    /// The best move on `board` (no spawn pending), its worth and the balls it removes;
+    /// `exact` as in [`Evaluator::candidates`].
+    fn best_reply(&self, board: &Board, exact: usize) -> Option<(Move, f32, u32)>;
 
     /// The worth of a board on which no ball can move although cells are empty (a clear took
     /// every ball): the spawn comes without a move.
@@ -124,7 +136,7 @@ pub trait Evaluator {
 
     /// The worth of `board` with the player to move and no spawn pending: its best move's.
     fn reply_value(&self, board: &Board) -> f32 {
-        match self.best_reply(board) {
+        match self.best_reply(board, 0) {
             Some((_, worth, _)) => worth,
             None => self.stuck_value(board),
         }
@@ -158,7 +170,7 @@ impl Evaluator for Weights {
         scored
     }
 
-    fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)> {
+    fn best_reply(&self, board: &Board, _exact: usize) -> Option<(Move, f32, u32)> {
         best_move(self, board)
     }
 
@@ -196,8 +208,8 @@ impl Evaluator for Network {
         self.value(board)
     }
 
-    fn best_reply(&self, board: &Board) -> Option<(Move, f32, u32)> {
-        self.best_move(board)
+    fn best_reply(&self, board: &Board, exact: usize) -> Option<(Move, f32, u32)> {
+        self.best_move_exact(board, exact)
     }
 
     /// A clearing move's worth already holds the move after it.
@@ -272,7 +284,8 @@ impl<E: Evaluator> SearchPlayer<E> {
                 return worth + self.evaluator.game_over();
             };
             worth += self.evaluator.clear_value(spawn_removed);
-            let Some((reply, reply_worth, reply_removed)) = self.evaluator.best_reply(&after)
+            let Some((reply, reply_worth, reply_removed)) =
+                self.evaluator.best_reply(&after, self.settings.reply_exact)
             else {
                 return worth + self.evaluator.stuck_value(&after);
             };
