@@ -33,7 +33,7 @@ const RAW_CODES: usize = 1 << (3 * LEN);
 const MIRRORED: usize = RAW_CODES;
 
 /// Whole-board terms, each a table indexed by a small count.
-const GLOBAL_TERMS: usize = 8;
+const GLOBAL_TERMS: usize = 7;
 /// Ready lines beyond this count share the last entry.
 const MAX_READY: usize = 15;
 /// Empty regions beyond this count share the last entry.
@@ -50,7 +50,6 @@ const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [
     MAX_REGIONS + 1,
     COLORS as usize + 1,
     MAX_PROMISING + 1,
-    CELLS + 1,
 ];
 
 /// Table entries one afterstate reads: one per window and one per whole-board term.
@@ -338,8 +337,8 @@ fn is_canonical(mut code: usize) -> bool {
 /// The whole-board terms of a board: empty cells, empty cells outside the largest empty
 /// region, ready lines (four of a colour whose gap a fifth can reach), balls that can move into
 /// the largest region, empty regions, colours with no ball that can, promising windows (three
-/// of a colour whose two gaps balls of it from outside can reach), dead balls (see
-/// [`dead_balls`]). Only the `near` windows can be ready or promising.
+/// of a colour whose two gaps balls of it from outside can reach). Only the `near` windows can
+/// be ready or promising.
 fn global_counts(board: &Board, near: &NearLines) -> [usize; GLOBAL_TERMS] {
     let moves = board.legal_moves();
     let regions = moves.regions();
@@ -369,29 +368,7 @@ fn global_counts(board: &Board, near: &NearLines) -> [usize; GLOBAL_TERMS] {
         regions.len().min(MAX_REGIONS),
         stuck_colours,
         promising.min(MAX_PROMISING),
-        dead_balls(board),
     ]
-}
-
-/// The balls in no line of five that could still clear with them: every window through them
-/// holds a ball of another colour. Such a ball must be moved before it can clear, and a board
-/// of them fills however the spawns fall; the windows' tables see each window alone, not that
-/// all of a ball's windows are blocked.
-fn dead_balls(board: &Board) -> usize {
-    let occupied = board.occupied().raw();
-    let colors = board.colors();
-    let mut live = 0u128;
-    for &mask in WINDOWS.iter() {
-        let balls = occupied & mask;
-        if balls == 0 {
-            continue;
-        }
-        let color = colors[balls.trailing_zeros() as usize];
-        if balls & !board.color_bits(color).raw() == 0 {
-            live |= balls;
-        }
-    }
-    (occupied & !live).count_ones() as usize
 }
 
 /// Whether balls of the colour of `window` (balls of one colour and gaps) from outside it can
@@ -711,7 +688,7 @@ impl Network {
     }
 
     /// The best `n` moves, best first, after the best `exact` quiet moves by fast score (at
-    /// least [`EXACT_RESCORED`]) got their exact worth: the fast score takes the whole-board
+    /// least 8) got their exact worth: the fast score takes the whole-board
     /// terms as the board's own, so a move that keeps the empty cells connected on a crowded
     /// board can rank low by it, and one search's root can afford to look further than every
     /// reply can.
@@ -1098,49 +1075,6 @@ mod tests {
     use super::*;
     use crate::protocol::parse_board;
     use marathon_core::rng::FastRng;
-
-    #[test]
-    fn a_ball_every_window_of_which_holds_another_colour_is_dead() {
-        let empty = parse_board(&["........."; 9]).expect("a board");
-        assert_eq!(dead_balls(&empty), 0);
-        // The 1 in the middle: each of its 20 windows holds one of the 2s around it. Each 2
-        // still has a window of 2s and gaps (the column or row of three 2s it stands in).
-        let walled = parse_board(&[
-            ".........",
-            ".........",
-            ".........",
-            "...222...",
-            "...212...",
-            "...222...",
-            ".........",
-            ".........",
-            ".........",
-        ])
-        .expect("a board");
-        assert_eq!(dead_balls(&walled), 1);
-        // Two colours alternating along every line: no window of one colour, all dead.
-        let rows: Vec<String> = (0..9)
-            .map(|r| {
-                (0..9)
-                    .map(|c| if (r + c) % 2 == 0 { '3' } else { '4' })
-                    .collect()
-            })
-            .collect();
-        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let checkered = parse_board(&rows).expect("a board");
-        // Diagonals of a checkerboard are of one colour: those balls live.
-        assert_eq!(dead_balls(&checkered), 0);
-        let striped: Vec<String> = (0..9)
-            .map(|r| {
-                (0..9)
-                    .map(|c| if (r + c / 2) % 2 == 0 { '5' } else { '6' })
-                    .collect()
-            })
-            .collect();
-        let striped: Vec<&str> = striped.iter().map(String::as_str).collect();
-        let striped = parse_board(&striped).expect("a board");
-        assert!(dead_balls(&striped) > 0);
-    }
 
     #[test]
     fn geometry_has_the_symmetry_classes_of_the_board() {
