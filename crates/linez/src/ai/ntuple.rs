@@ -687,48 +687,16 @@ impl Network {
         best
     }
 
-    /// The best `n` moves, best first, after the best `exact` quiet moves by fast score (at
-    /// least 8) got their exact worth: the fast score takes the whole-board
-    /// terms as the board's own, so a move that keeps the empty cells connected on a crowded
-    /// board can rank low by it, and one search's root can afford to look further than every
-    /// reply can.
+    /// The best `n` moves, best first, after the best `exact` quiet moves by fast score (8 to
+    /// [`MAX_EXACT`]: at least as many as [`Network::best_move`]'s) got their exact worth: the fast score takes the
+    /// whole-board terms as the board's own, so a move that keeps the empty cells connected on
+    /// a crowded board can rank low by it, and one search's root can afford to look further
+    /// than every reply can.
     pub fn best_moves(&self, board: &Board, n: usize, exact: usize) -> Vec<(Move, f32, u32)> {
-        if exact <= EXACT_RESCORED {
-            let mut moves = Vec::new();
-            self.for_each_contender(board, EXACT_RESCORED, |mv, worth, removed| {
-                moves.push((mv, worth, removed))
-            });
-            moves.sort_by(|a, b| b.1.total_cmp(&a.1));
-            moves.truncate(n);
-            return moves;
-        }
-        let scorer = Scorer::new(self, board);
-        let mut quiet = Vec::new();
-        let mut clearing = TopMoves::<MAX_CLEARING>::new();
-        scorer.for_each_scored(|mv, value, removed| {
-            if removed > 0 {
-                clearing.offer(mv, value, removed);
-            } else {
-                quiet.push((mv, value, removed));
-            }
+        let mut moves = Vec::new();
+        self.for_each_contender(board, exact.max(EXACT_RESCORED), |mv, worth, removed| {
+            moves.push((mv, worth, removed))
         });
-        if quiet.len() > exact {
-            quiet.select_nth_unstable_by(exact, |a, b| b.1.total_cmp(&a.1));
-            quiet.truncate(exact);
-        }
-        let mut moves: Vec<(Move, f32, u32)> = quiet
-            .into_iter()
-            .map(|(mv, fast, removed)| (mv, scorer.exact(mv, fast, removed), removed))
-            .collect();
-        for &(mv, _, removed) in clearing.moves() {
-            let mut after = *board;
-            after.move_ball(mv);
-            moves.push((
-                mv,
-                line_points(removed) as f32 + self.continuation(&after),
-                removed,
-            ));
-        }
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
         moves.truncate(n);
         moves

@@ -32,7 +32,10 @@ pub struct Settings {
     /// How many moves, best by one-move worth, get the sampled evaluation.
     pub candidates: usize,
     /// How many quiet moves, best by fast score, get their exact one-move worth (with the
-    /// whole-board terms of the board after them) before the candidates are picked.
+    /// whole-board terms of the board after them) before the candidates are picked (8 to 64:
+    /// fewer than the replies' 8 would rank the root worse than a reply). Effort 32: seeds
+    /// 201-400, 8, 64, 512 (when it was allowed): 1,302, 1,460, 1,228; seeds 401-700, 8, 64:
+    /// 1,334, 1,350 (standard errors 47-74): no gain shown.
     pub root_exact: usize,
     /// The same for every reply within a sampled future (1 to 64), where it costs once per
     /// reply.
@@ -51,7 +54,7 @@ marathon_core::tunable!(Settings {
     depth: "spawns per sampled future, the best reply played between two (1 to 4)",
     candidates: "the moves, best by one-move worth, whose futures are sampled",
     root_exact: "the quiet moves, best by fast score, valued with the whole-board terms of the \
-                 board after them before the candidates are picked (the network's; 8 or more)",
+                 board after them before the candidates are picked (the network's; 8 to 64)",
     reply_exact: "the same for each reply within a sampled future (the network's; 1 to 64)",
     settled_margin: "a move stops being sampled once the leader is surely not worse than it by \
                      more points than this",
@@ -66,6 +69,12 @@ impl Settings {
     pub fn check(&self) -> Result<(), String> {
         if !(1..=MAX_DEPTH).contains(&self.depth) {
             return Err(format!("depth={}: expected 1 to {MAX_DEPTH}", self.depth));
+        }
+        if !(EXACT_ROOT_MIN..=MAX_EXACT).contains(&self.root_exact) {
+            return Err(format!(
+                "root_exact={}: expected {EXACT_ROOT_MIN} to {MAX_EXACT}",
+                self.root_exact
+            ));
         }
         if !(1..=MAX_EXACT).contains(&self.reply_exact) {
             return Err(format!(
@@ -298,6 +307,9 @@ impl<E: Evaluator> SearchPlayer<E> {
         unreachable!("a future holds at least one spawn")
     }
 }
+
+/// The fewest quiet moves valued exactly at the root: as many as in every reply.
+const EXACT_ROOT_MIN: usize = 8;
 
 /// Most spawns per sample.
 pub const MAX_DEPTH: usize = 4;
@@ -540,6 +552,24 @@ mod tests {
         assert!(left_after(5000, 45) > 0.0);
         // A nearly full board gets more of the time than an open one.
         assert!(Settings::AI.time_share(70, 100) > 3.0 * Settings::AI.time_share(20, 100));
+    }
+
+    #[test]
+    fn exact_counts_outside_their_ranges_are_refused() {
+        let with = |root_exact, reply_exact| {
+            Settings {
+                root_exact,
+                reply_exact,
+                ..Settings::AI
+            }
+            .check()
+        };
+        assert_eq!(with(8, 8), Ok(()));
+        assert_eq!(with(MAX_EXACT, 1), Ok(()));
+        assert_eq!(with(7, 8), Err("root_exact=7: expected 8 to 64".into()));
+        assert_eq!(with(65, 8), Err("root_exact=65: expected 8 to 64".into()));
+        assert_eq!(with(8, 0), Err("reply_exact=0: expected 1 to 64".into()));
+        assert_eq!(with(8, 65), Err("reply_exact=65: expected 1 to 64".into()));
     }
 
     fn noisy(samples: &[f32]) -> Candidate {

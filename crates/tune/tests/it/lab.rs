@@ -122,7 +122,7 @@ fn linez_train_reports_and_writes_the_same_network_from_the_same_seed() {
 fn linez_train_resumes_where_it_stopped_and_learns_as_if_never_stopped() {
     let dir = Scratch::new("resume");
     let (whole, halves) = (dir.path("whole.bin"), dir.path("halves.bin"));
-    let train = |games: &str, out: &Path, more: &[&str]| {
+    let train_args = |games: &str, out: &Path, more: &[&str]| {
         let mut args: Vec<std::ffi::OsString> = vec![
             "linez-train".into(),
             games.into(),
@@ -131,8 +131,9 @@ fn linez_train_resumes_where_it_stopped_and_learns_as_if_never_stopped() {
             "2".into(),
         ];
         args.extend(more.iter().map(|&a| a.into()));
-        lines(&args)
+        args
     };
+    let train = |games: &str, out: &Path, more: &[&str]| lines(&train_args(games, out, more));
     let settings = [
         "--seed",
         "9",
@@ -172,22 +173,10 @@ fn linez_train_resumes_where_it_stopped_and_learns_as_if_never_stopped() {
     assert!(rows[5].starts_with("6\t"), "{curve}");
 
     // A resumed run keeps its own settings: giving one is refused, as is a missing state.
-    let refused = tune(&[
-        "linez-train".as_ref(),
-        "8".as_ref(),
-        halves.as_os_str(),
-        "--resume".as_ref(),
-        "--rate".as_ref(),
-        "2".as_ref(),
-    ]);
+    let refused = tune(&train_args("8", &halves, &["--resume", "--rate", "2"]));
     assert_eq!(refused.status.code(), Some(2));
     let missing = dir.path("never.bin");
-    let refused = tune(&[
-        "linez-train".as_ref(),
-        "8".as_ref(),
-        missing.as_os_str(),
-        "--resume".as_ref(),
-    ]);
+    let refused = tune(&train_args("8", &missing, &["--resume"]));
     assert_eq!(refused.status.code(), Some(2));
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(message.contains("never.bin.state"), "{message}");
