@@ -2,6 +2,7 @@
 //! same loop whether it runs in-process under the judge or as `marathon solve linez`, so the
 //! built-in AIs see exactly what an external program sees and nothing more.
 
+mod blocks;
 pub mod eval;
 pub mod greedy;
 pub mod ntuple;

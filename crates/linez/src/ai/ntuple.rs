@@ -12,8 +12,9 @@
 
 use std::sync::OnceLock;
 
+use super::blocks::{BLOCK_COUNT, block_geometry};
 use super::top_moves::TopMoves;
-use super::windows::{COUNT, LEN, WINDOWS};
+use super::windows::{COUNT, LEN, WINDOWS, symmetry};
 use super::{Clock, Player};
 use crate::rules::{Board, CELLS, COLORS, Cell, Color, Move, Region, SIZE, line_points};
 
@@ -52,8 +53,11 @@ const GLOBAL_SIZES: [usize; GLOBAL_TERMS] = [
     MAX_PROMISING + 1,
 ];
 
-/// Table entries one afterstate reads: one per window and one per whole-board term.
-pub const FEATURES: usize = COUNT + GLOBAL_TERMS;
+/// Table entries one afterstate reads: one per window, one per whole-board term, one per block.
+pub const FEATURES: usize = COUNT + GLOBAL_TERMS + BLOCK_COUNT;
+
+/// Where the blocks' entries start in [`Features`].
+const BLOCKS_FROM: usize = COUNT + GLOBAL_TERMS;
 
 /// The active table entries of one afterstate (indices into the weights).
 pub type Features = [u32; FEATURES];
@@ -106,15 +110,6 @@ const MAX_WINDOWS_OF_CELL: usize = 20;
 fn geometry() -> &'static Geometry {
     static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
     GEOMETRY.get_or_init(Geometry::new)
-}
-
-/// The eight symmetries of the square board as maps of (row, col).
-fn symmetry(s: usize, row: usize, col: usize) -> (usize, usize) {
-    let last = SIZE - 1;
-    let (r, c) = if s & 4 != 0 { (col, row) } else { (row, col) };
-    let r = if s & 1 != 0 { last - r } else { r };
-    let c = if s & 2 != 0 { last - c } else { c };
-    (r, c)
 }
 
 impl Geometry {
@@ -481,10 +476,11 @@ impl Network {
     }
 
     fn len(stages: usize) -> usize {
-        Self::len_with_terms(stages, GLOBAL_TERMS)
+        Self::len_with_terms(stages, GLOBAL_TERMS) + stages * block_geometry().tables_len
     }
 
-    /// The weights' length with only the first `terms` whole-board terms.
+    /// The weights' length of an older network: no blocks, and only the first `terms`
+    /// whole-board terms.
     fn len_with_terms(stages: usize, terms: usize) -> usize {
         stages * geometry().windows_len + GLOBAL_SIZES[..terms].iter().sum::<usize>()
     }
@@ -500,9 +496,17 @@ impl Network {
             network.weights[stage * windows_len..(stage + 1) * windows_len]
                 .copy_from_slice(&self.weights[from..from + windows_len]);
         }
-        let globals = self.global_offset(0) as usize;
-        let new_globals = network.global_offset(0) as usize;
-        network.weights[new_globals..].copy_from_slice(&self.weights[globals..]);
+        let globals = self.global_offset(0) as usize..self.block_offset(0) as usize;
+        let new_globals = network.global_offset(0) as usize..network.block_offset(0) as usize;
+        network.weights[new_globals].copy_from_slice(&self.weights[globals]);
+        let blocks_len = block_geometry().tables_len;
+        for stage in 0..stages {
+            let middle_balls = ((2 * stage + 1) * (CELLS + 1) / (2 * stages)) as u32;
+            let from = self.block_offset(middle_balls) as usize;
+            let to = network.block_offset(0) as usize + stage * blocks_len;
+            network.weights[to..to + blocks_len]
+                .copy_from_slice(&self.weights[from..from + blocks_len]);
+        }
         network
     }
 
@@ -531,11 +535,24 @@ impl Network {
         self.weights.len()
     }
 
+    /// The stage of a board with `balls` balls.
+    #[inline]
+    fn stage(&self, balls: u32) -> usize {
+        (balls as usize * self.stages / (CELLS + 1)).min(self.stages - 1)
+    }
+
     /// Where the window tables of the stage of a board with `balls` balls start.
     #[inline]
     fn stage_offset(&self, balls: u32) -> u32 {
-        let stage = (balls as usize * self.stages / (CELLS + 1)).min(self.stages - 1);
-        (stage * geometry().windows_len) as u32
+        (self.stage(balls) * geometry().windows_len) as u32
+    }
+
+    /// Where the block tables of the stage of a board with `balls` balls start: after the
+    /// whole-board terms, so that an older network's weights are a prefix.
+    #[inline]
+    fn block_offset(&self, balls: u32) -> u32 {
+        let globals = self.global_offset(0) as usize + GLOBAL_SIZES.iter().sum::<usize>();
+        (globals + self.stage(balls) * block_geometry().tables_len) as u32
     }
 
     /// Where the table of whole-board term `term` starts.
@@ -575,6 +592,11 @@ impl Network {
         }
         for (term, count) in global_counts(board, &near).into_iter().enumerate() {
             features[COUNT + term] = self.global_offset(term) + count as u32;
+        }
+        let blocks = block_geometry();
+        let block_stage = self.block_offset(board.ball_count());
+        for (block, feature) in features[BLOCKS_FROM..].iter_mut().enumerate() {
+            *feature = block_stage + blocks.feature(block, blocks.raw_code(block, colors));
         }
         features
     }
@@ -621,7 +643,9 @@ impl Network {
         }
         let (count, body) = read_u32(body)?;
         let expected = Self::len(stages);
-        if !(1..=GLOBAL_TERMS).any(|terms| count == Self::len_with_terms(stages, terms)) {
+        if count != expected
+            && !(1..=GLOBAL_TERMS).any(|terms| count == Self::len_with_terms(stages, terms))
+        {
             return Err(format!(
                 "{count} weights, a {stages}-stage network has {expected}"
             ));
@@ -859,6 +883,12 @@ pub struct Scorer<'a> {
     near: NearLines,
     /// Where the board's stage's window tables start (a quiet move keeps the ball count).
     stage: u32,
+    /// Each block's raw code on the board.
+    block_raw: [u32; BLOCK_COUNT],
+    /// The weight each block reads on the board.
+    block_weight: [f32; BLOCK_COUNT],
+    /// Where the board's stage's block tables start.
+    block_stage: u32,
     /// Per colour, the empty cells where a ball of it completes a line of five.
     completes: [u128; COLORS as usize],
 }
@@ -890,17 +920,35 @@ impl<'a> Scorer<'a> {
             .enumerate()
             .map(|(term, count)| network.weights[network.global_offset(term) as usize + count])
             .sum::<f32>();
+        let blocks = block_geometry();
+        let block_stage = network.block_offset(board.ball_count());
+        let block_raw: [u32; BLOCK_COUNT] =
+            std::array::from_fn(|block| blocks.raw_code(block, colors));
+        let block_weight: [f32; BLOCK_COUNT] = std::array::from_fn(|block| {
+            network.weights[(block_stage + blocks.feature(block, block_raw[block])) as usize]
+        });
         Scorer {
             network,
             board,
             raw,
             window_weight,
-            base: window_weight.iter().sum::<f32>() + global,
+            base: window_weight.iter().sum::<f32>() + global + block_weight.iter().sum::<f32>(),
             global,
             near,
             stage,
+            block_raw,
+            block_weight,
+            block_stage,
             completes,
         }
+    }
+
+    /// The change of `block`'s weight when its raw code becomes `raw`.
+    #[inline]
+    fn block_change(&self, block: usize, raw: u32) -> f32 {
+        let blocks = block_geometry();
+        self.network.weights[(self.block_stage + blocks.feature(block, raw)) as usize]
+            - self.block_weight[block]
     }
 
     /// The change of `window`'s weight when its raw code becomes `raw`.
@@ -916,6 +964,7 @@ impl<'a> Scorer<'a> {
     /// whole-board terms.
     pub fn for_each_scored(&self, mut offer: impl FnMut(Move, f32, u32)) {
         let geometry = geometry();
+        let blocks = block_geometry();
         let colors = self.board.colors();
         // Filled per region and colour before they are read, so stale entries of an earlier
         // region are never seen.
@@ -934,6 +983,11 @@ impl<'a> Scorer<'a> {
                             let raw = self.raw[window] as usize | (color as usize) << shift;
                             delta += self.change(window, raw);
                         }
+                        for &(block, shift) in blocks.blocks_of(to.index()) {
+                            let block = block as usize;
+                            let raw = self.block_raw[block] | u32::from(color) << shift;
+                            delta += self.block_change(block, raw);
+                        }
                         put[slot][to.index()] = delta;
                     }
                 }
@@ -942,7 +996,11 @@ impl<'a> Scorer<'a> {
                     let window = window as usize;
                     take += self.change(window, self.raw[window] as usize & !(7 << shift));
                 }
-                let shares = geometry.shares[from.index()];
+                for &(block, shift) in blocks.blocks_of(from.index()) {
+                    let block = block as usize;
+                    take += self.block_change(block, self.block_raw[block] & !(7 << shift));
+                }
+                let shares = geometry.shares[from.index()] | blocks.shares[from.index()];
                 for to in region.cells {
                     let mv = Move { from, to };
                     let to_bit = 1u128 << to.index();
@@ -980,6 +1038,17 @@ impl<'a> Scorer<'a> {
             let moved = taken | (color as usize) << to_shift;
             correction +=
                 self.change(window, moved) - self.change(window, taken) - self.change(window, put);
+        }
+        let pair = &block_geometry().shared[from.index() * CELLS + to.index()];
+        for &(block, from_shift, to_shift) in &pair.blocks[..pair.len as usize] {
+            let block = block as usize;
+            let raw = self.block_raw[block];
+            let taken = raw & !(7 << from_shift);
+            let put = raw | u32::from(color) << to_shift;
+            let moved = taken | u32::from(color) << to_shift;
+            correction += self.block_change(block, moved)
+                - self.block_change(block, taken)
+                - self.block_change(block, put);
         }
         correction
     }
@@ -1261,8 +1330,8 @@ mod tests {
     /// breaks ties between equal regions by order, which no symmetry preserves).
     fn random_window_network(seed: u64) -> Network {
         let mut network = random_network(seed, 2);
-        let globals = network.global_offset(0) as usize;
-        network.weights[globals..].fill(0.0);
+        let globals = network.global_offset(0) as usize..network.block_offset(0) as usize;
+        network.weights[globals].fill(0.0);
         network
     }
 

@@ -8,6 +8,16 @@ pub const COUNT: usize = 140;
 
 const SIDE: usize = 9;
 
+/// The eight symmetries of the square board as maps of (row, col): bit 2 transposes, then bit
+/// 0 mirrors the rows and bit 1 the columns.
+pub fn symmetry(s: usize, row: usize, col: usize) -> (usize, usize) {
+    let last = SIDE - 1;
+    let (r, c) = if s & 4 != 0 { (col, row) } else { (row, col) };
+    let r = if s & 1 != 0 { last - r } else { r };
+    let c = if s & 2 != 0 { last - c } else { c };
+    (r, c)
+}
+
 /// Each window as a mask over the 81 cells (bit = row * 9 + col).
 pub static WINDOWS: [u128; COUNT] = build_windows();
 
