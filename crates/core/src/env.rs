@@ -78,9 +78,19 @@ pub trait Environment: Clone + Send + 'static {
 pub fn judge<E: Environment>(
     env: &mut E,
     endpoint: &mut Endpoint,
+    seen: impl FnMut(&E, &E::Event),
+) -> Verdict {
+    judge_from(env, None, endpoint, seen)
+}
+
+/// [`judge`] from a game under way, `last` the event that led to where `env` stands (`None`
+/// at the start).
+pub fn judge_from<E: Environment>(
+    env: &mut E,
+    mut last: Option<E::Event>,
+    endpoint: &mut Endpoint,
     mut seen: impl FnMut(&E, &E::Event),
 ) -> Verdict {
-    let mut last: Option<E::Event> = None;
     loop {
         env.advance_while_auto(|env, event| {
             seen(env, event);

@@ -8,14 +8,17 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::case::{CaseId, CaseOutcome, Metric, PlayConfig, PlayerSpec, SolveConfig};
+use crate::case::{CaseId, CaseOutcome, PlayConfig, PlayerSpec, SolveConfig};
 use crate::clock::ClockKind;
 use crate::endpoint::{Endpoint, Limits, StderrMode};
-use crate::env::{self, Environment, Turn};
+use crate::env::{Environment, Turn};
+use crate::in_play::{CaseInPlay, InPlay, Refusal};
 use crate::legend::Legend;
 use crate::replay::{Recording, Viewer};
 use crate::rng::FastRng;
 use crate::settings::{Setting, Settings};
+use crate::space::{Field, Spaces};
+use crate::spec::{GameSpec, Solve, Started};
 use crate::verdict::Verdict;
 
 /// A game as the CLI, the runner and the tests see it, whatever its environment: implemented
@@ -69,6 +72,13 @@ pub trait Game: Sync {
     /// Plays `replies` (a program's reply lines) through the case's environment, apart from the
     /// judge; returns where the game stands after them, or why a reply was refused.
     fn replay(&self, case: &CaseId, replies: &[String]) -> Result<Replayed, String>;
+    /// The size of the game's action space (every case's, see [`crate::space::Spaces`]).
+    fn action_count(&self) -> usize;
+    /// The arrays of the game's observations.
+    fn fields(&self) -> &'static [Field];
+    /// The case at the player's first decision, to be played by any driver ([`CaseInPlay`]);
+    /// with `record`, its replay is kept. An error says what is wrong with the case id.
+    fn start(&self, case: &CaseId, record: bool) -> Result<Box<dyn CaseInPlay>, String>;
 }
 
 /// Where a game stands after a program's replies ([`Game::replay`]).
@@ -79,101 +89,6 @@ pub struct Replayed {
     pub moves: u64,
     /// Whether the game is over.
     pub over: bool,
-}
-
-/// What a game crate provides: its facts, its environment, how its result is scored, its
-/// built-in players and its replay viewer. Core turns every `GameSpec` into a [`Game`] (the
-/// face the CLI and the runner see) with one implementation of playing, recording, generating
-/// and solving, so that the game loop exists once ([`crate::env::judge`]).
-pub trait GameSpec: Clone + Send + Sync + 'static {
-    type Env: Environment;
-
-    /// The name used on the command line (`linez`).
-    const NAME: &'static str;
-    /// Built-in player names; the first is the default.
-    const PLAYERS: &'static [&'static str];
-    /// The contest's time limit per case.
-    const TIME_LIMIT: Duration;
-    /// The clock the contest counted its time limit on.
-    const CLOCK: ClockKind;
-    /// The contest's memory limit, in MiB (`None`: the game has none).
-    const MEMORY_LIMIT_MIB: Option<u64>;
-    /// Whether a higher score is better (the runner's relative scores depend on it).
-    const MAXIMIZE: bool = true;
-    /// The names of the parameters every case shows ([`Scored::params`]), in order.
-    const PARAMS: &'static [&'static str] = &[];
-    /// What the score, the parameters, the metrics ([`Scored::metrics`]), the players and the
-    /// case ids mean, for the legend under a run's tables and `marathon players`.
-    const LEGEND: &'static Legend;
-    /// The built-in players' protocol loop: reads the judge's text on its input, answers on its
-    /// output (in-process players and `marathon solve` both run it).
-    const SOLVE: Solve;
-    /// The game's half of a replay page.
-    const VIEWER: Viewer;
-
-    /// The case groups `--group` accepts, if the game has groups, and the default group.
-    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
-        None
-    }
-    /// The contest's official cases (`--official`), if the game has them.
-    fn official_cases(&self) -> Vec<CaseId> {
-        Vec::new()
-    }
-    /// Built-in player `player`'s settings with `given` applied: every setting's name and
-    /// value, or what is wrong with `given` (the default: a player without settings).
-    fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
-        given.apply(player, &mut []).map(|()| Vec::new())
-    }
-    /// The case at its start; an error says what is wrong with the case id.
-    fn environment(&self, case: &CaseId) -> Result<Self::Env, String>;
-    /// The case's result once its game is over or failed: the official score (the contest's
-    /// rule for failures applied; `time` is the player's time as the judge counted it), the
-    /// case's parameters and the game's own figures.
-    fn score(&self, case: &CaseId, env: &Self::Env, verdict: &Verdict, time: Duration) -> Scored;
-    /// Starts built-in player `config.player` in a way of its own, with a report of figures it
-    /// gives when the game is over; `None` (the default) starts it the usual way. For a player
-    /// that needs what no program can be given (reversi's `oracle` knows the case's hidden
-    /// opponents).
-    fn start_builtin(&self, _env: &Self::Env, _config: &PlayConfig) -> Option<io::Result<Started>> {
-        None
-    }
-    /// The start of a replay: the environment before any step, as the viewer reads it.
-    fn replay_start(&self, env: &Self::Env) -> Value;
-    /// One step of a replay, as the viewer reads it, carrying the score after it under
-    /// `score`; `env` is the environment after it. `None` for an event a replay does not show
-    /// (a closing `DONE`).
-    fn replay_step(
-        &self,
-        env: &Self::Env,
-        event: &<Self::Env as Environment>::Event,
-    ) -> Option<Value>;
-    /// The move the game's default built-in player (`ai`) would make now, searching at the
-    /// fixed `effort` (so that the hint depends on the position alone), for a person playing the
-    /// case (`marathon serve`). The player sees only what the contest has shown it: a game
-    /// builds it from the position as the protocol's text tells it, never from hidden parts of
-    /// the case. `None` when it is not the player's turn, or (the default) for a game without
-    /// hints; otherwise a legal action.
-    fn hint(&self, _env: &Self::Env, _effort: u64) -> Option<<Self::Env as Environment>::Action> {
-        None
-    }
-}
-
-/// A game's built-in players speaking its protocol ([`GameSpec::SOLVE`]).
-pub type Solve = fn(&SolveConfig, &mut dyn BufRead, &mut dyn Write) -> io::Result<()>;
-
-/// A game's figures of a finished case (see [`GameSpec::score`]).
-#[derive(Clone, Debug, Default)]
-pub struct Scored {
-    pub score: f64,
-    pub params: Vec<(&'static str, String)>,
-    pub metrics: Vec<Metric>,
-}
-
-/// A player a game started itself ([`GameSpec::start_builtin`]), with the figures it reports
-/// once its game is over.
-pub struct Started {
-    pub endpoint: Endpoint,
-    pub report: Box<dyn FnOnce() -> Vec<Metric> + Send>,
 }
 
 impl<G: GameSpec> Game for G {
@@ -228,14 +143,11 @@ impl<G: GameSpec> Game for G {
     }
 
     fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
-        play_case(self, case, config, |_, _| {}).0
+        play_case(self, case, config, false).0
     }
 
     fn record(&self, case: &CaseId, config: &PlayConfig) -> Recording {
-        let mut steps = Vec::new();
-        let (outcome, start) = play_case(self, case, config, |env, event| {
-            steps.extend(self.replay_step(env, event));
-        });
+        let (outcome, start, steps) = play_case(self, case, config, true);
         Recording {
             outcome,
             player: config.player.describe(),
@@ -304,24 +216,30 @@ impl<G: GameSpec> Game for G {
     }
 
     fn replay(&self, case: &CaseId, replies: &[String]) -> Result<Replayed, String> {
-        let mut env = self.environment(case)?;
+        let mut play = InPlay::started(self, case, false)?;
         for (number, reply) in replies.iter().enumerate() {
-            env.advance_while_auto(|_, _| {});
-            if env.turn() != Turn::Player {
-                return Err(format!("reply {}: {reply:?} after the end", number + 1));
-            }
-            let action = env
-                .parse_action(reply)
-                .map_err(|e| format!("reply {}: {reply:?}: {e}", number + 1))?;
-            env.step(action)
-                .map_err(|e| format!("reply {}: {reply:?}: {e}", number + 1))?;
+            play.step_reply(reply).map_err(|refusal| match refusal {
+                Refusal::Over => format!("reply {}: {reply:?} after the end", number + 1),
+                refusal => format!("reply {}: {reply:?}: {}", number + 1, refusal.reason()),
+            })?;
         }
-        env.advance_while_auto(|_, _| {});
         Ok(Replayed {
-            score: env.score(),
-            moves: env.moves(),
-            over: env.turn() == Turn::Over,
+            score: play.score(),
+            moves: play.moves(),
+            over: play.is_over(),
         })
+    }
+
+    fn action_count(&self) -> usize {
+        G::Env::ACTIONS
+    }
+
+    fn fields(&self) -> &'static [Field] {
+        G::Env::FIELDS
+    }
+
+    fn start(&self, case: &CaseId, record: bool) -> Result<Box<dyn CaseInPlay>, String> {
+        Ok(Box::new(InPlay::started(self, case, record)?))
     }
 }
 
@@ -365,33 +283,18 @@ fn random_action<E: Environment>(
     action
 }
 
-/// Plays `case` with the player of `config` through the judge ([`crate::env::judge`]);
-/// `seen` gets every event. Returns the outcome and the replay's start.
+/// Plays `case` with the player of `config` through the judge ([`CaseInPlay::judge`]), its
+/// replay kept with `record`; returns the outcome and the replay's start and steps.
 fn play_case<G: GameSpec>(
     game: &G,
     case: &CaseId,
     config: &PlayConfig,
-    mut seen: impl FnMut(&G::Env, &<G::Env as Environment>::Event),
-) -> (CaseOutcome, Value) {
-    let outcome = |env: &G::Env, verdict: Verdict, time: Duration| {
-        let scored = game.score(case, env, &verdict, time);
-        CaseOutcome {
-            game: G::NAME,
-            case: case.clone(),
-            params: scored.params,
-            score: scored.score,
-            moves: env.moves(),
-            time,
-            verdict,
-            metrics: scored.metrics,
-            cpu: None,
-            max_rss_kib: None,
-        }
-    };
+    record: bool,
+) -> (CaseOutcome, Value, Vec<Value>) {
     // The game's contest decides the clock and the memory limit the configuration leaves open.
     let config = &config.resolved(G::CLOCK, G::MEMORY_LIMIT_MIB);
-    let mut env = match game.environment(case) {
-        Ok(env) => env,
+    let mut play = match InPlay::new(game, case, record) {
+        Ok(play) => play,
         // The CLI checks case ids first; a library caller gets the reason as the verdict.
         Err(detail) => {
             let outcome = CaseOutcome {
@@ -408,21 +311,24 @@ fn play_case<G: GameSpec>(
                 cpu: None,
                 max_rss_kib: None,
             };
-            return (outcome, Value::Null);
+            return (outcome, Value::Null, Vec::new());
         }
     };
-    let start = game.replay_start(&env);
+    let finish = |play: &InPlay<G>, time: Duration| {
+        let start = play.replay_start().cloned().unwrap_or(Value::Null);
+        (play.outcome(time), start, play.replay_steps().to_vec())
+    };
     // The CLI checks a built-in player's settings first; a library caller gets the reason.
     if let PlayerSpec::Builtin(name) = &config.player
         && let Err(detail) = game.settings(name, &config.settings)
     {
-        let verdict = Verdict::Crash {
+        play.end(Verdict::Crash {
             detail: format!("cannot start the player: {detail}"),
-        };
-        return (outcome(&env, verdict, Duration::ZERO), start);
+        });
+        return finish(&play, Duration::ZERO);
     }
     let started = match &config.player {
-        PlayerSpec::Builtin(_) => game.start_builtin(&env, config),
+        PlayerSpec::Builtin(_) => game.start_builtin(play.env(), config),
         PlayerSpec::Exec(_) => None,
     };
     let started = started.unwrap_or_else(|| {
@@ -436,27 +342,27 @@ fn play_case<G: GameSpec>(
             mut endpoint,
             report,
         }) => {
-            let mut verdict = env::judge(&mut env, &mut endpoint, &mut seen);
+            let verdict = play.judge(&mut endpoint);
             // A peak between the last two readings still fails a game that went well.
             if verdict.is_ok()
                 && let Err(failure) = endpoint.final_memory_check()
             {
-                verdict = failure.into();
+                play.end(failure.into());
             }
             let time = endpoint.time_used();
             let max_rss_kib = endpoint.peak_memory_kib();
             let cpu = endpoint.close();
-            let mut outcome = outcome(&env, verdict, time);
+            let (mut outcome, start, steps) = finish(&play, time);
             outcome.metrics.extend(report());
             outcome.cpu = cpu;
             outcome.max_rss_kib = max_rss_kib;
-            (outcome, start)
+            (outcome, start, steps)
         }
         Err(e) => {
-            let verdict = Verdict::Crash {
+            play.end(Verdict::Crash {
                 detail: format!("cannot start the player: {e}"),
-            };
-            (outcome(&env, verdict, Duration::ZERO), start)
+            });
+            finish(&play, Duration::ZERO)
         }
     }
 }

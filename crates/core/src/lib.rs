@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod endpoint;
 pub mod env;
 pub mod game;
+pub mod in_play;
 pub mod input;
 pub mod interrupt;
 pub mod legend;
@@ -21,6 +22,7 @@ pub mod sandbox;
 pub mod seeds;
 pub mod settings;
 pub mod space;
+pub mod spec;
 pub mod usage;
 pub mod verdict;
 
@@ -32,12 +34,11 @@ pub use endpoint::{
     CLOCK_ENV, Endpoint, Failure, Limits, MEMORY_LIMIT_ENV, StderrMode, TIME_LIMIT_ENV,
 };
 pub use env::{Environment, Turn};
-pub use game::{
-    Game, GameSpec, Replayed, Scored, Solve, Started, Transcript, spawn_recorded_player,
-    start_player,
-};
+pub use game::{Game, Replayed, Transcript, spawn_recorded_player, start_player};
+pub use in_play::{CaseInPlay, InPlay, Refusal};
 pub use legend::{Figure, Legend, Param, ParamKind, Term, format_fixed, format_total};
 pub use observation::{invalid_data, read_line, read_observation};
 pub use seeds::parse_seed_set;
 pub use settings::{Setting, Settings, Tunable};
+pub use spec::{GameSpec, Scored, Solve, Started};
 pub use verdict::Verdict;

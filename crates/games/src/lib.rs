@@ -4,9 +4,7 @@
 
 use std::ops::RangeInclusive;
 
-use marathon_core::env::Environment;
-use marathon_core::space::Spaces;
-use marathon_core::{CaseId, Game, GameSpec};
+use marathon_core::{CaseId, Game};
 
 /// Every game, in the order `marathon play` runs them.
 static GAMES: [&dyn Game; 5] = [
@@ -37,30 +35,6 @@ pub fn names() -> Vec<&'static str> {
     games().iter().map(|game| game.name()).collect()
 }
 
-/// Code generic over a game's typed face (its [`GameSpec`], environment and action spaces), run
-/// for a game named at run time by [`with_game`]: the Python driver and the play server hold any
-/// game this way.
-pub trait GameVisitor {
-    type Output;
-    fn visit<G: GameSpec>(self, game: &'static G) -> Self::Output
-    where
-        G::Env: Spaces + Sync,
-        <G::Env as Environment>::Event: Sync;
-}
-
-/// Runs `visitor` on the game called `name`; `None` for an unknown name.
-pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
-    // One line per game, beside the list above (`every_game_can_be_visited` checks both).
-    Some(match name {
-        "linez" => visitor.visit(&marathon_linez::LINEZ),
-        "tiles" => visitor.visit(&marathon_tiles::TILES),
-        "reversi" => visitor.visit(&marathon_reversi::REVERSI),
-        "polyomino" => visitor.visit(&marathon_polyomino::POLYOMINO),
-        "solitaire" => visitor.visit(&marathon_solitaire::SOLITAIRE),
-        _ => return None,
-    })
-}
-
 /// The case `marathon play GAME --seeds SEED [--group GROUP]` plays: seed `seed` in `group`, or
 /// in the game's default group for a game with groups; an error for a group the game does not
 /// have.
@@ -83,23 +57,6 @@ pub fn seed_case(game: &dyn Game, seed: u64, group: Option<u32>) -> Result<CaseI
 #[cfg(test)]
 mod tests {
     use super::*;
-    use marathon_core::Turn;
-
-    struct Name;
-    impl GameVisitor for Name {
-        type Output = &'static str;
-        fn visit<G: GameSpec>(self, _game: &'static G) -> &'static str {
-            G::NAME
-        }
-    }
-
-    #[test]
-    fn every_game_can_be_visited() {
-        for name in names() {
-            assert_eq!(with_game(name, Name), Some(name));
-        }
-        assert_eq!(with_game("chess", Name), None);
-    }
 
     #[test]
     fn seed_cases_take_the_default_group_and_refuse_others() {
@@ -119,59 +76,41 @@ mod tests {
         assert!(seed_case(solitaire, 4, Some(range.end() + 1)).is_err());
     }
 
-    /// Plays a few moves of a case with the hints and checks each hint is legal where it is
-    /// given: the hint's every move for a few moves, then a random legal one.
-    struct Hints;
-    impl GameVisitor for Hints {
-        type Output = Result<usize, String>;
-        fn visit<G: GameSpec>(self, game: &'static G) -> Result<usize, String>
-        where
-            G::Env: Spaces + Sync,
-            <G::Env as Environment>::Event: Sync,
-        {
-            let mut given = 0;
-            for seed in [1, 2] {
-                let case = seed_case(game, seed, None)?;
-                let mut env = game.environment(&case)?;
-                for step in 0..6 {
-                    env.advance_while_auto(|_, _| {});
-                    if env.turn() != Turn::Player {
-                        break;
-                    }
-                    let hint = game
-                        .hint(&env, 2)
-                        .ok_or_else(|| format!("seed {seed} step {step}: no hint"))?;
-                    let text = env.format_action(hint);
-                    if !env.legal_actions().contains(&hint) {
-                        return Err(format!("seed {seed} step {step}: {text} is not legal"));
-                    }
-                    if env.parse_action(&text).ok() != Some(hint) {
-                        return Err(format!("{text} does not read back"));
-                    }
-                    given += 1;
-                    // Follow the hint unless it ends the game early.
-                    let mut next = env.clone();
-                    next.step(hint).map_err(|e| format!("{text}: {e}"))?;
-                    if next.turn() == Turn::Over && step < 5 {
-                        break;
-                    }
-                    env = next;
+    /// Plays a few moves of a case with the hints and checks each hint is a reply the case
+    /// accepts: the hint's every move for a few moves.
+    fn hints(game: &dyn Game) -> Result<usize, String> {
+        let mut given = 0;
+        for seed in [1, 2] {
+            let case = seed_case(game, seed, None)?;
+            let mut play = game.start(&case, false)?;
+            for step in 0..6 {
+                if play.is_over() {
+                    break;
                 }
-                env.advance_while_auto(|_, _| {});
-                if env.turn() == Turn::Player && game.hint(&env, 2).is_none() {
-                    return Err(format!("seed {seed}: no hint at the end"));
+                let hint = play
+                    .hint(2)
+                    .ok_or_else(|| format!("seed {seed} step {step}: no hint"))?;
+                given += 1;
+                // Follow the hint unless it ends the game early.
+                let mut next = play.boxed_clone();
+                next.step_reply(&hint).map_err(|e| format!("{hint}: {e}"))?;
+                if next.is_over() && step < 5 {
+                    break;
                 }
+                play = next;
             }
-            Ok(given)
+            if !play.is_over() && play.hint(2).is_none() {
+                return Err(format!("seed {seed}: no hint at the end"));
+            }
         }
+        Ok(given)
     }
 
     #[test]
     fn every_game_hints_legal_moves() {
-        for name in names() {
-            let given = with_game(name, Hints).expect("a game");
-            let given = given.unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(given >= 2, "{name}: {given} hints");
+        for &game in games() {
+            let given = hints(game).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+            assert!(given >= 2, "{}: {given} hints", game.name());
         }
     }
 

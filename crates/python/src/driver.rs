@@ -1,6 +1,6 @@
-//! A game's case played by action numbers, as a Gymnasium environment steps it: generic over
-//! every game ([`GameSpec`] whose environment has [`Spaces`]), behind one object-safe trait so
-//! that the Python class can hold any game. Pure Rust: its tests need no Python.
+//! A game's case played by action numbers, as a Gymnasium environment steps it: the game's case
+//! in play ([`CaseInPlay`]) with the reward and the restart added, for any game of the
+//! registry. Pure Rust: its tests need no Python.
 //!
 //! What it adds to the environment: the case is chosen like `marathon play GAME --seeds N`
 //! (with the game's default group); the automatic steps (reversi's opponents, linez's forced
@@ -11,9 +11,8 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use marathon_core::env::{Environment, Turn};
-use marathon_core::space::{Field, Spaces, Values};
-use marathon_core::{CaseId, GameSpec, Verdict};
+use marathon_core::space::{Field, Values};
+use marathon_core::{CaseInPlay, Game, Refusal, Verdict};
 
 /// What a step did.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,52 +26,24 @@ pub struct Stepped {
 }
 
 /// A game played by action numbers; see the module's doc.
-pub trait Driver: Send + Sync {
-    /// The game's name (`linez`).
-    fn name(&self) -> &'static str;
-    /// The size of the action space.
-    fn actions(&self) -> usize;
-    /// The observation's arrays.
-    fn fields(&self) -> &'static [Field];
-    /// The case groups and the default group, for a game that has groups.
-    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)>;
-    /// Starts the case `seed` (in `group`, or the default group), and plays the automatic steps
-    /// before the first decision.
-    fn reset(&mut self, seed: u64, group: Option<u32>) -> Result<(), String>;
-    /// Plays action `index` and the automatic steps after it. An error (nothing changed) for an
-    /// index outside the space, a game that is over or not started.
-    fn step(&mut self, index: i64) -> Result<Stepped, String>;
-    /// The allowed actions now (see [`Spaces::action_mask`]).
-    fn action_mask(&self, mask: &mut [i8]);
-    /// Writes field `field` of the observation.
-    fn observe(&self, field: usize, out: &mut Values<'_>);
-    /// The contest's text the judge would write now (after the last step).
-    fn message(&self) -> String;
-    /// The reply line that says action `index` now.
-    fn action_text(&self, index: i64) -> Result<String, String>;
-    /// The contest's score so far: the rules' score, or the failure score once an action was
-    /// refused (no time penalty: the player's time is not counted here).
-    fn score(&self) -> f64;
-    /// The game is over (ended by the rules or by a refused action), or not started.
-    fn is_over(&self) -> bool;
-    /// The player's moves so far, as the runner counts them.
-    fn moves(&self) -> u64;
+pub struct Driver {
+    game: &'static dyn Game,
+    /// The last case started, at its first decision: starting it again is a copy (reversi's
+    /// cases take a genetic algorithm to deal).
+    start: Option<Box<dyn CaseInPlay>>,
+    play: Option<Box<dyn CaseInPlay>>,
+    /// [`Driver::score`], kept so that a step's reward is one subtraction.
+    score: f64,
 }
 
 /// The driver of game `name` (a name of the registry), or `None`.
-pub fn driver(name: &str) -> Option<Box<dyn Driver>> {
-    struct MakeDriver;
-    impl marathon_games::GameVisitor for MakeDriver {
-        type Output = Box<dyn Driver>;
-        fn visit<G: GameSpec>(self, game: &'static G) -> Box<dyn Driver>
-        where
-            G::Env: Spaces + Sync,
-            <G::Env as Environment>::Event: Sync,
-        {
-            Box::new(Core::new(game))
-        }
-    }
-    marathon_games::with_game(name, MakeDriver)
+pub fn driver(name: &str) -> Option<Driver> {
+    marathon_games::find(name).map(|game| Driver {
+        game,
+        start: None,
+        play: None,
+        score: 0.0,
+    })
 }
 
 /// The games' names, in the registry's order.
@@ -80,195 +51,144 @@ pub fn games() -> Vec<&'static str> {
     marathon_games::names()
 }
 
-/// A case in play.
-struct Game<E: Environment> {
-    case: CaseId,
-    env: E,
-    /// The event before the decision, for the message.
-    last: Option<E::Event>,
-    /// Why the game was ended by a refused action.
-    failure: Option<String>,
-    /// [`Driver::score`], kept so that a step's reward is one subtraction.
-    score: f64,
-}
+const NO_GAME: &str = "no game: call reset() first";
 
-struct Core<G: GameSpec> {
-    game: &'static G,
-    /// The last case started, at its first decision: starting it again is a clone (reversi's
-    /// cases take a genetic algorithm to deal).
-    start: Option<Game<G::Env>>,
-    play: Option<Game<G::Env>>,
-}
-
-impl<G: GameSpec> Core<G>
-where
-    G::Env: Spaces,
-{
-    fn new(game: &'static G) -> Self {
-        Core {
-            game,
-            start: None,
-            play: None,
-        }
+impl Driver {
+    /// The game's name (`linez`).
+    pub fn name(&self) -> &'static str {
+        self.game.name()
     }
 
-    fn playing(&self) -> Result<&Game<G::Env>, String> {
-        self.play
-            .as_ref()
-            .ok_or_else(|| "no game: call reset() first".to_string())
+    /// The size of the action space.
+    pub fn actions(&self) -> usize {
+        self.game.action_count()
     }
 
-    fn action(&self, index: i64) -> Result<<G::Env as Environment>::Action, String> {
-        let play = self.playing()?;
-        usize::try_from(index)
-            .ok()
-            .and_then(|i| play.env.action(i))
-            .ok_or_else(|| {
-                format!(
-                    "action {index} is outside the action space 0..{}",
-                    G::Env::ACTIONS
-                )
-            })
-    }
-}
-
-impl<G: GameSpec> Driver for Core<G>
-where
-    G::Env: Spaces + Sync,
-    <G::Env as Environment>::Event: Sync,
-{
-    fn name(&self) -> &'static str {
-        G::NAME
+    /// The observation's arrays.
+    pub fn fields(&self) -> &'static [Field] {
+        self.game.fields()
     }
 
-    fn actions(&self) -> usize {
-        G::Env::ACTIONS
-    }
-
-    fn fields(&self) -> &'static [Field] {
-        G::Env::FIELDS
-    }
-
-    fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
+    /// The case groups and the default group, for a game that has groups.
+    pub fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {
         self.game.groups()
     }
 
-    fn reset(&mut self, seed: u64, group: Option<u32>) -> Result<(), String> {
+    /// Starts the case `seed` (in `group`, or the default group), and plays the automatic steps
+    /// before the first decision.
+    pub fn reset(&mut self, seed: u64, group: Option<u32>) -> Result<(), String> {
         let case = marathon_games::seed_case(self.game, seed, group)?;
         let start = match self.start.take() {
-            Some(start) if start.case == case => start,
-            _ => {
-                let mut env = self.game.environment(&case)?;
-                let mut last = None;
-                env.advance_while_auto(|_, event| last = Some(event.clone()));
-                Game {
-                    case,
-                    score: env.score(),
-                    env,
-                    last,
-                    failure: None,
-                }
-            }
+            Some(start) if *start.case() == case => start,
+            _ => self.game.start(&case, false)?,
         };
-        self.play = Some(Game {
-            case: start.case.clone(),
-            env: start.env.clone(),
-            last: start.last.clone(),
-            failure: None,
-            score: start.score,
-        });
+        self.score = start.score();
+        self.play = Some(start.boxed_clone());
         self.start = Some(start);
         Ok(())
     }
 
-    fn step(&mut self, index: i64) -> Result<Stepped, String> {
-        let action = self.action(index)?;
-        let game = self.game;
-        let play = self.play.as_mut().ok_or("no game: call reset() first")?;
-        if play.failure.is_some() || play.env.turn() != Turn::Player {
-            return Err("the game is over: call reset()".into());
-        }
-        let before = play.score;
-        match play.env.step(action) {
-            Ok(event) => {
-                play.last = Some(event);
-                let last = &mut play.last;
-                play.env
-                    .advance_while_auto(|_, event| *last = Some(event.clone()));
-                let terminated = play.env.turn() == Turn::Over;
-                play.score = if terminated {
-                    game.score(&play.case, &play.env, &Verdict::Ok, Duration::ZERO)
-                        .score
-                } else {
-                    play.env.score()
-                };
-                Ok(Stepped {
-                    reward: play.score - before,
-                    terminated,
-                    invalid: None,
-                })
+    /// The action number of `index`, checked against the space.
+    fn index(&self, index: i64) -> Result<usize, String> {
+        usize::try_from(index)
+            .ok()
+            .filter(|&i| i < self.actions())
+            .ok_or_else(|| {
+                format!(
+                    "action {index} is outside the action space 0..{}",
+                    self.actions()
+                )
+            })
+    }
+
+    /// Plays action `index` and the automatic steps after it. An error (nothing changed) for an
+    /// index outside the space, a game that is over or not started.
+    pub fn step(&mut self, index: i64) -> Result<Stepped, String> {
+        self.play.as_ref().ok_or(NO_GAME)?;
+        let index = self.index(index)?;
+        let play = self.play.as_mut().ok_or(NO_GAME)?;
+        let before = self.score;
+        let invalid = match play.step_index(index) {
+            Ok(()) => None,
+            Err(Refusal::Over) => return Err("the game is over: call reset()".into()),
+            Err(refusal @ Refusal::Refused { .. }) => {
+                play.end(Verdict::invalid(&refusal_reply(&refusal), refusal.reason()));
+                Some(refusal.to_string())
             }
-            Err(refusal) => {
-                let line = play.env.format_action(action);
-                let reason = format!("{line:?}: {refusal}");
-                let verdict = Verdict::invalid(&line, refusal.to_string());
-                play.score = game
-                    .score(&play.case, &play.env, &verdict, Duration::ZERO)
-                    .score;
-                play.failure = Some(reason.clone());
-                Ok(Stepped {
-                    reward: play.score - before,
-                    terminated: true,
-                    invalid: Some(reason),
-                })
-            }
+            Err(other) => return Err(other.to_string()),
+        };
+        let terminated = play.is_over();
+        // The official score once over (the failure rule applied), the rules' score before.
+        self.score = if terminated {
+            play.outcome(Duration::ZERO).score
+        } else {
+            play.score()
+        };
+        Ok(Stepped {
+            reward: self.score - before,
+            terminated,
+            invalid,
+        })
+    }
+
+    /// The allowed actions now (see [`marathon_core::space::Spaces::action_mask`]).
+    pub fn action_mask(&self, mask: &mut [i8]) {
+        match &self.play {
+            Some(play) => play.action_mask(mask),
+            None => mask.fill(0),
         }
     }
 
-    fn action_mask(&self, mask: &mut [i8]) {
+    /// Writes field `field` of the observation.
+    pub fn observe(&self, field: usize, out: &mut Values<'_>) {
         match &self.play {
-            Some(play) if play.failure.is_none() => play.env.action_mask(mask),
-            _ => mask.fill(0),
-        }
-    }
-
-    fn observe(&self, field: usize, out: &mut Values<'_>) {
-        match &self.play {
-            Some(play) => play.env.observe(field, out),
+            Some(play) => play.observe(field, out),
             None => out.fill(0),
         }
     }
 
-    fn message(&self) -> String {
-        match &self.play {
-            Some(play) => play.env.message(play.last.as_ref()),
-            None => String::new(),
-        }
-    }
-
-    fn action_text(&self, index: i64) -> Result<String, String> {
-        let action = self.action(index)?;
-        Ok(self.playing()?.env.format_action(action))
-    }
-
-    fn score(&self) -> f64 {
-        self.play.as_ref().map_or(0.0, |play| play.score)
-    }
-
-    fn is_over(&self) -> bool {
+    /// The contest's text the judge would write now (after the last step).
+    pub fn message(&self) -> String {
         self.play
             .as_ref()
-            .is_none_or(|play| play.failure.is_some() || play.env.turn() == Turn::Over)
+            .map_or_else(String::new, |play| play.message())
     }
 
-    fn moves(&self) -> u64 {
-        self.play.as_ref().map_or(0, |play| play.env.moves())
+    /// The reply line that says action `index` now.
+    pub fn action_text(&self, index: i64) -> Result<String, String> {
+        let play = self.play.as_ref().ok_or(NO_GAME)?;
+        let index = self.index(index)?;
+        play.reply_of(index).map_err(|e| e.to_string())
+    }
+
+    /// The contest's score so far: the rules' score, or the failure score once an action was
+    /// refused (no time penalty: the player's time is not counted here).
+    pub fn score(&self) -> f64 {
+        self.score
+    }
+
+    /// The game is over (ended by the rules or by a refused action), or not started.
+    pub fn is_over(&self) -> bool {
+        self.play.as_ref().is_none_or(|play| play.is_over())
+    }
+
+    /// The player's moves so far, as the runner counts them.
+    pub fn moves(&self) -> u64 {
+        self.play.as_ref().map_or(0, |play| play.moves())
+    }
+}
+
+/// The reply line a refusal quotes.
+fn refusal_reply(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::Refused { reply, .. } | Refusal::Unreadable { reply, .. } => reply.clone(),
+        _ => String::new(),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use marathon_core::Game as _;
+    use marathon_core::CaseId;
     use marathon_core::rng::FastRng;
 
     use super::*;

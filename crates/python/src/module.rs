@@ -23,7 +23,7 @@ use crate::runs::{self, PlayRequest};
 /// A game's case in play, driven by action numbers (see the driver's doc).
 #[pyclass(module = "marathon_games._core", name = "Core")]
 struct Core {
-    driver: Box<dyn Driver>,
+    driver: Driver,
     /// The fields' names as Python strings, made once.
     names: Vec<Py<PyString>>,
     /// The info dict's keys, made once.

@@ -45,7 +45,7 @@ pub struct Server {
     listener: TcpListener,
     address: SocketAddr,
     page: String,
-    sessions: BTreeMap<u64, Box<dyn Session>>,
+    sessions: BTreeMap<u64, Session>,
     next_id: u64,
 }
 
@@ -197,7 +197,7 @@ impl Server {
         }
     }
 
-    fn session(&mut self, id: u64) -> Result<&mut Box<dyn Session>, Refusal> {
+    fn session(&mut self, id: u64) -> Result<&mut Session, Refusal> {
         self.sessions
             .get_mut(&id)
             .ok_or_else(|| Refusal(404, format!("no game {id} (start a new one)")))
