@@ -36,6 +36,10 @@ pub struct Recording {
 pub struct Viewer {
     pub script: &'static str,
     pub style: &'static str,
+    /// The play page's controller: a script defining `const controller = {...}` that turns
+    /// clicks into reply lines (see `crates/serve/src/page/play.js` for what it provides and
+    /// may use), or empty for a game played there by typing its replies.
+    pub play: &'static str,
 }
 
 const PAGE: &str = include_str!("replay/page.html");
@@ -133,6 +137,7 @@ mod tests {
     const VIEWER: Viewer = Viewer {
         script: "const viewer = {};",
         style: ".board{}",
+        play: "",
     };
 
     #[test]

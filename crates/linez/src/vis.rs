@@ -12,6 +12,7 @@ use crate::rules::{Bits, Board, Cell, Color, State};
 pub const VIEWER: Viewer = Viewer {
     script: include_str!("vis/linez.js"),
     style: include_str!("vis/linez.css"),
+    play: include_str!("vis/linez-play.js"),
 };
 
 /// The start of a game as the viewer reads it. Cells are indices 0..81 in row-major order;

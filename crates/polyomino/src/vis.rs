@@ -12,6 +12,7 @@ use crate::rules::Session;
 pub const VIEWER: Viewer = Viewer {
     script: include_str!("vis/polyomino.js"),
     style: include_str!("vis/polyomino.css"),
+    play: include_str!("vis/polyomino-play.js"),
 };
 
 /// The start of a game on `case`. The board is `W*H` characters row by row, `#` covered and `.`

@@ -11,6 +11,7 @@ use crate::rules::{Cell, State};
 pub const VIEWER: Viewer = Viewer {
     script: include_str!("vis/reversi.js"),
     style: include_str!("vis/reversi.css"),
+    play: include_str!("vis/reversi-play.js"),
 };
 
 /// The start of a game as the viewer reads it: the size, the players and the protocol's rows.

@@ -12,6 +12,7 @@ use crate::rules::Piece;
 pub const VIEWER: Viewer = Viewer {
     script: include_str!("vis/solitaire.js"),
     style: include_str!("vis/solitaire.css"),
+    play: include_str!("vis/solitaire-play.js"),
 };
 
 /// The start of a game on `deal`: the tops by their protocol names. Cells are indices 0..36 in

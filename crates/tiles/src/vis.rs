@@ -12,6 +12,7 @@ use crate::rules::{Outcome, Params};
 pub const VIEWER: Viewer = Viewer {
     script: include_str!("vis/tiles.js"),
     style: include_str!("vis/tiles.css"),
+    play: include_str!("vis/tiles-play.js"),
 };
 
 /// The start of a game with `params` (the board starts empty).
