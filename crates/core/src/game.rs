@@ -36,6 +36,19 @@ pub trait Game: Sync {
     fn default_memory_limit(&self) -> Option<u64>;
     /// Whether a higher score is better (the runner's relative scores depend on it).
     fn maximize(&self) -> bool;
+    /// A reply that ends a game at once and validly, if the protocol has one.
+    fn final_reply(&self) -> Option<&'static str>;
+    /// The metric holding the moves' points alone, for a game whose score counts time.
+    fn untimed_score(&self) -> Option<&'static str>;
+    /// Whether the listed settings are only where each case's tuned values start.
+    fn settings_tuned_per_case(&self) -> bool;
+    /// The points of a finished case without the player's time: the score, or the
+    /// [`Game::untimed_score`] metric where the score counts time.
+    fn points(&self, outcome: &CaseOutcome) -> f64 {
+        self.untimed_score()
+            .and_then(|name| outcome.metrics.iter().find(|m| m.name == name))
+            .map_or(outcome.score, |m| m.value)
+    }
     /// The case groups `--group` accepts, if the game has groups, and the default group.
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)>;
     /// The contest's official cases (`--official`), if the game has them.
@@ -114,6 +127,18 @@ impl<G: GameSpec> Game for G {
 
     fn maximize(&self) -> bool {
         G::MAXIMIZE
+    }
+
+    fn final_reply(&self) -> Option<&'static str> {
+        G::FINAL_REPLY
+    }
+
+    fn untimed_score(&self) -> Option<&'static str> {
+        G::UNTIMED_SCORE
+    }
+
+    fn settings_tuned_per_case(&self) -> bool {
+        G::SETTINGS_TUNED_PER_CASE
     }
 
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {

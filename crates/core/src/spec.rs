@@ -40,6 +40,15 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     const MEMORY_LIMIT_MIB: Option<u64>;
     /// Whether a higher score is better (the runner's relative scores depend on it).
     const MAXIMIZE: bool = true;
+    /// A reply that ends a game at once and validly, where the protocol has one (`GIVE UP`):
+    /// the trust tests race it against the judge's writes.
+    const FINAL_REPLY: Option<&'static str> = None;
+    /// For a game whose official score counts the player's time, the metric that holds the
+    /// moves' points alone (Polyomino's `raw`): two plays of one game compare on it.
+    const UNTIMED_SCORE: Option<&'static str> = None;
+    /// Whether the settings a built-in player lists are only where each case's own tuned
+    /// values start (so that giving them explicitly plays another game).
+    const SETTINGS_TUNED_PER_CASE: bool = false;
     /// The names of the parameters every case shows ([`Scored::params`]), in order.
     const PARAMS: &'static [&'static str] = &[];
     /// What the score, the parameters, the metrics ([`Scored::metrics`]), the players and the

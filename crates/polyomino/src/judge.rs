@@ -31,6 +31,8 @@ pub static POLYOMINO: Polyomino = Polyomino;
 
 impl GameSpec for Polyomino {
     type Env = PolyominoEnv;
+    const FINAL_REPLY: Option<&'static str> = Some("DONE");
+    const UNTIMED_SCORE: Option<&'static str> = Some("raw");
     const NAME: &'static str = "polyomino";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
     const PARAMS: &'static [&'static str] = &["W", "H", "K"];

@@ -34,6 +34,7 @@ pub static SOLITAIRE: Solitaire = Solitaire;
 
 impl GameSpec for Solitaire {
     type Env = SolitaireEnv;
+    const FINAL_REPLY: Option<&'static str> = Some("0 0");
     const NAME: &'static str = "solitaire";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
     const PARAMS: &'static [&'static str] = &["alphabet"];

@@ -37,6 +37,9 @@ pub fn official_score(state: &State, verdict: &Verdict) -> u32 {
 
 impl GameSpec for Tiles {
     type Env = TilesEnv;
+    const FINAL_REPLY: Option<&'static str> = Some("GIVE UP");
+    // The listed weights are where each case's tuned weights (by N, S and D) start.
+    const SETTINGS_TUNED_PER_CASE: bool = true;
     const NAME: &'static str = "tiles";
     const PLAYERS: &'static [&'static str] = ai::PLAYERS;
     const PARAMS: &'static [&'static str] = &["N", "S", "D"];

@@ -22,14 +22,9 @@ pub(crate) const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 /// wrong judge takes (the misbehaving programs sleep for 1000 s).
 pub(crate) const PATIENCE: Duration = Duration::from_secs(60);
 
-/// A reply that ends a game at once and validly, where the protocol has one (by game name).
+/// A reply that ends a game at once and validly, where the protocol has one.
 pub(crate) fn final_reply(game: &str) -> Option<&'static str> {
-    match game {
-        "tiles" => Some("GIVE UP"),
-        "polyomino" => Some("DONE"),
-        "solitaire" => Some("0 0"),
-        _ => None,
-    }
+    marathon_games::find(game).and_then(|game| game.final_reply())
 }
 
 /// The limit of the timeout cases: short, and far below the programs' sleeps.

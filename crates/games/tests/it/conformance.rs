@@ -102,22 +102,14 @@ fn the_first_message_is_what_gen_prints() {
     }
 }
 
-/// What the moves scored: polyomino's score also counts the player's time; its raw score is
-/// the moves' alone.
-fn points(outcome: &CaseOutcome) -> f64 {
-    outcome
-        .metrics
-        .iter()
-        .find(|m| m.name == "raw")
-        .map_or(outcome.score, |m| m.value)
-}
-
 /// `other` is `played` again: a finished game, the same verdict, moves and points.
-fn assert_same_game(context: &str, other: &CaseOutcome, played: &CaseOutcome) {
+/// (The points compared are without the player's time, where a game's score counts it.)
+fn assert_same_game(game: &dyn Game, other: &CaseOutcome, played: &CaseOutcome) {
+    let context = format!("{} {}", game.name(), played.case);
     assert!(played.verdict.is_ok(), "{context}: {}", played.verdict);
     assert_eq!(other.verdict, played.verdict, "{context}");
     assert_eq!(other.moves, played.moves, "{context}");
-    assert_eq!(points(other), points(played), "{context}");
+    assert_eq!(game.points(other), game.points(played), "{context}");
 }
 
 #[test]
@@ -129,7 +121,7 @@ fn record_plays_the_same_game_as_play() {
             let played = game.play(&case, &config);
             let recorded = game.record(&case, &config).outcome;
             let context = format!("{} {player}", game.name());
-            assert_same_game(&context, &recorded, &played);
+            assert_same_game(game, &recorded, &played);
             let names: Vec<&str> = played.params.iter().map(|(name, _)| *name).collect();
             assert_eq!(names, game.params(), "{context}: the parameters --by reads");
         }
@@ -163,9 +155,8 @@ fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
                     setting.name
                 );
             }
-            // Tiles lists the weights every case's tuned weights start from: a case's own
-            // differ by its parameters, so setting the listed ones plays another game.
-            if listed.is_empty() || game.name() == "tiles" {
+            // Settings tuned per case differ from the listed ones, which play another game.
+            if listed.is_empty() || game.settings_tuned_per_case() {
                 continue;
             }
             let case = case(game, 2);
@@ -175,7 +166,7 @@ fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
                 ..PlayConfig::builtin(player, NO_HURRY, Some(1))
             };
             let set = game.play(&case, &config);
-            assert_same_game(&context, &set, &plain);
+            assert_same_game(game, &set, &plain);
         }
     }
 }

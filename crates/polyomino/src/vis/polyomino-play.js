@@ -57,6 +57,14 @@ const controller = (() => {
       return cells.map((i) => [i, fits ? "fit" : "nofit", true]);
     },
     hover: true,
+    clicks(reply) {
+      const words = reply.split(" ");
+      if (words[0] === "GET") return [["value", "size", words[1]], ["button", "get"]];
+      if (words[0] !== "PLACE") return [["button", "done"]];
+      const [x, y, r] = words.slice(2).map(Number);
+      const turns = (r - ui.rotation + 4) % 4;
+      return [...Array(turns).fill(["button", "rotate"]), ["cell", y * view.w + x]];
+    },
     hintCells(h) {
       const words = h.split(" ");
       if (words[0] === "GET") $("size").value = words[1];

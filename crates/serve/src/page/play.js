@@ -289,13 +289,26 @@
     }
   })();
 
+  // What a person does to say `reply`: `["cell", i]` clicks, `["button", id]` presses and
+  // `["value", id, text]` entries, in order. A controller may say it itself (`clicks`); else a
+  // reply of one of its buttons is that button, and any other the cells its hint marks.
+  function clicksFor(reply) {
+    const g = game();
+    if (g.clicks) return g.clicks(reply);
+    if ((g.buttons || []).some(([, r]) => r === reply)) return [["button", "reply-" + reply.replace(/ /g, "-")]];
+    return g.hintCells(reply).map((c) => ["cell", Array.isArray(c) ? c[0] : c]);
+  }
+
   // For automated checks (the headless-browser test): the state, whether a request is under
-  // way, the hint, and where cell i is on the screen (its centre, in client coordinates).
+  // way, the hint, the clicks that say a reply, and where cell i is on the screen (its centre,
+  // in client coordinates).
   window.play = {
     ready: () => games.length > 0 && busy === 0,
     state: () => st,
     busy: () => busy > 0,
     hint: () => hint,
+    clicksFor,
+    cellWidth: () => viewer().cellBox(view, 0)[2] * (Number($("zoom").value) || 1),
     cellCenter(i) {
       const [x, y, w, h] = viewer().cellBox(view, i);
       const p = svg.createSVGPoint();
