@@ -31,7 +31,8 @@ export PATH="$venv/bin:$PATH"
 
 stage "build and install the package (pip install ./python, dev profile)"
 # Without build isolation pip uses the maturin just installed instead of fetching another.
-MATURIN_PEP517_ARGS="--profile dev" \
+# The test build registers the test-only sixth game (crates/dice), as the Rust tests' build does.
+MATURIN_PEP517_ARGS="--profile dev --features python,marathon-games/test-game" \
     "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation ./python
 if [ -z "${MARATHON_BIN:-}" ]; then
     cargo build --quiet -p marathon

@@ -17,10 +17,11 @@ import marathon_games
 from conftest import GAMES, make, play_random, unwrapped
 
 
-def test_the_registry_lists_five_games_each_registered() -> None:
-    assert GAMES == ["linez", "tiles", "reversi", "polyomino", "solitaire"]
-    for game, name in zip(GAMES, ["Linez", "Tiles", "Reversi", "Polyomino", "Solitaire"]):
-        assert f"marathon/{name}-v0" in gymnasium.registry
+def test_the_registry_lists_the_five_games_first_each_registered() -> None:
+    # A test build registers test-only games (crates/dice) after the five.
+    assert GAMES[:5] == ["linez", "tiles", "reversi", "polyomino", "solitaire"]
+    for game in GAMES:
+        assert f"marathon/{game.capitalize()}-v0" in gymnasium.registry
         assert unwrapped(make(game)).game == game
 
 
@@ -39,7 +40,7 @@ def test_random_masked_games_end_and_the_rewards_add_up_to_the_score(game: str) 
         assert total == pytest.approx(info["score"], abs=1e-9)
         assert info["action_mask"].dtype == np.int8
         assert not info["action_mask"].any(), "nothing is allowed after the end"
-        assert start == 0 or game == "reversi"
+        assert start >= 0, "a game starts at its rules' score (reversi's pieces, dice's roll)"
 
 
 def test_solitaire_plays_every_group() -> None:

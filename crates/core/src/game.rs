@@ -42,6 +42,8 @@ pub trait Game: Sync {
     fn untimed_score(&self) -> Option<&'static str>;
     /// Whether the listed settings are only where each case's tuned values start.
     fn settings_tuned_per_case(&self) -> bool;
+    /// Whether the game exists to test marathon itself (see [`GameSpec::FOR_TESTS`]).
+    fn for_tests(&self) -> bool;
     /// The points of a finished case without the player's time: the score, or the
     /// [`Game::untimed_score`] metric where the score counts time.
     fn points(&self, outcome: &CaseOutcome) -> f64 {
@@ -139,6 +141,10 @@ impl<G: GameSpec> Game for G {
 
     fn settings_tuned_per_case(&self) -> bool {
         G::SETTINGS_TUNED_PER_CASE
+    }
+
+    fn for_tests(&self) -> bool {
+        G::FOR_TESTS
     }
 
     fn groups(&self) -> Option<(RangeInclusive<u32>, u32)> {

@@ -49,6 +49,9 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     /// Whether the settings a built-in player lists are only where each case's own tuned
     /// values start (so that giving them explicitly plays another game).
     const SETTINGS_TUNED_PER_CASE: bool = false;
+    /// A game that exists to test marathon itself (registered only in test builds): the
+    /// user's documents do not list it.
+    const FOR_TESTS: bool = false;
     /// The names of the parameters every case shows ([`Scored::params`]), in order.
     const PARAMS: &'static [&'static str] = &[];
     /// What the score, the parameters, the metrics ([`Scored::metrics`]), the players and the

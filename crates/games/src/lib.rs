@@ -7,17 +7,19 @@ use std::ops::RangeInclusive;
 use marathon_core::{CaseId, Game};
 
 /// Every game, in the order `marathon play` runs them.
-static GAMES: [&dyn Game; 5] = [
+static GAMES: &[&dyn Game] = &[
     &marathon_linez::LINEZ,
     &marathon_tiles::TILES,
     &marathon_reversi::REVERSI,
     &marathon_polyomino::POLYOMINO,
     &marathon_solitaire::SOLITAIRE,
+    #[cfg(feature = "test-game")]
+    &marathon_dice::DICE,
 ];
 
 /// Every game, in the order `marathon play` runs them.
 pub fn games() -> &'static [&'static dyn Game] {
-    &GAMES
+    GAMES
 }
 
 /// The game called `name` on the command line.
