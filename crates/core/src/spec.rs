@@ -20,7 +20,7 @@ use crate::space::Spaces;
 use crate::verdict::Verdict;
 
 /// What a game crate provides: its facts, its environment, how its result is scored, its
-/// built-in players and its replay viewer. Core turns every `GameSpec` into a [`Game`] (the
+/// built-in players and its replay viewer. Core turns every `GameSpec` into a [`crate::Game`] (the
 /// face the CLI and the runner see) with one implementation of playing, recording, generating
 /// and solving, so that the game loop exists once ([`crate::env::judge`]).
 pub trait GameSpec: Clone + Send + Sync + 'static {
