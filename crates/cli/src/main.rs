@@ -21,7 +21,7 @@ use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
-use marathon_runner::{breakdown, files, load, run_report};
+use marathon_runner::{breakdown, files, load_note, run_report};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
@@ -1193,7 +1193,9 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             }
         ));
     }
-    if let Some(note) = load::busy_machine_note(played.iter().flat_map(|(_, outcomes)| outcomes)) {
+    if let Some(note) =
+        load_note::busy_machine_note(played.iter().flat_map(|(_, outcomes)| outcomes))
+    {
         out.print(&format!("\n{note}\n"));
     }
     let runs = game_runs(&played, &summaries);

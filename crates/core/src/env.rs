@@ -119,24 +119,3 @@ pub fn judge_from<E: Environment>(
         }
     }
 }
-
-/// Plays `env` to its end in-process, asking `decide` for each of the player's actions (a
-/// tuner's or a test's player, without text); `seen` gets each event. Stops at the first
-/// action the rules refuse and returns why.
-pub fn play_in_process<E: Environment>(
-    env: &mut E,
-    mut decide: impl FnMut(&E) -> E::Action,
-    mut seen: impl FnMut(&E, &E::Event),
-) -> Result<(), String> {
-    loop {
-        env.advance_while_auto(&mut seen);
-        if env.turn() == Turn::Over {
-            return Ok(());
-        }
-        let action = decide(env);
-        let event = env
-            .step(action)
-            .map_err(|e| format!("{}: {e}", env.format_action(action)))?;
-        seen(env, &event);
-    }
-}

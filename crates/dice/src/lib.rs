@@ -5,14 +5,14 @@
 //! for it shows that a game is a crate and one line.
 //!
 //! The layout is every game's: `rules` (no IO, no AI), `generator`, `protocol`, `env`, `ai`,
-//! `vis`, `judge`.
+//! `vis`, `spec`.
 
 pub mod ai;
 pub mod env;
 pub mod generator;
-pub mod judge;
 pub mod protocol;
 pub mod rules;
+pub mod spec;
 pub mod vis;
 
-pub use judge::{DICE, Dice};
+pub use spec::{DICE, Dice};

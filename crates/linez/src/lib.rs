@@ -2,16 +2,16 @@
 //!
 //! `rules` knows the game and nothing else; `generator` deals cases from a seed exactly as
 //! marathon defines it; `protocol` reads and writes the contest's text; `env` is a case in play,
-//! stepped by moves (what the judge and everything else drives); `judge` gives the contest's
+//! stepped by moves (what the judge and everything else drives); `spec` gives the contest's
 //! facts and scoring; `ai` holds the built-in players; `vis` draws replays.
 
 pub mod ai;
 pub mod env;
 pub mod generator;
-pub mod judge;
 pub mod protocol;
 pub mod rules;
 pub mod space;
+pub mod spec;
 pub mod vis;
 
-pub use judge::{LINEZ, Linez};
+pub use spec::{LINEZ, Linez};

@@ -6,7 +6,7 @@
 //! that validates every `getNext`/`placeNext` call); `generator` deals boards and pieces from a
 //! seed exactly as marathon defines it (docs/rules.md#polyomino-generation); `protocol` reads and
 //! writes the contest's text; `env` is a case in play, stepped by the program's calls (what the
-//! judge and everything else drives); `judge` gives the contest's facts and scoring; `ai` holds
+//! judge and everything else drives); `spec` gives the contest's facts and scoring; `ai` holds
 //! the built-in players, which play against the [`Contest`] trait; `vis` draws replays.
 //!
 //! [`Session`]: rules::Session
@@ -15,10 +15,10 @@
 pub mod ai;
 pub mod env;
 pub mod generator;
-pub mod judge;
 pub mod protocol;
 pub mod rules;
 pub mod space;
+pub mod spec;
 pub mod vis;
 
-pub use judge::{POLYOMINO, Polyomino};
+pub use spec::{POLYOMINO, Polyomino};

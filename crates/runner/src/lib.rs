@@ -6,7 +6,7 @@
 pub mod breakdown;
 pub mod files;
 pub mod history;
-pub mod load;
+pub mod load_note;
 pub mod record;
 pub mod report;
 pub mod run_report;

@@ -5,16 +5,16 @@
 //! `rules` knows the game and nothing else; `generator` deals cases from (alphabet, seed) with
 //! Python's `random` exactly as the official tests were made; `protocol` reads and writes the
 //! Kattis text; `env` is a case in play, stepped by removals (what the judge and everything else
-//! drives); `judge` gives the contest's facts and scoring; `ai` holds the built-in players; `vis`
+//! drives); `spec` gives the contest's facts and scoring; `ai` holds the built-in players; `vis`
 //! draws replays.
 
 pub mod ai;
 pub mod env;
 pub mod generator;
-pub mod judge;
 pub mod protocol;
 pub mod rules;
 pub mod space;
+pub mod spec;
 pub mod vis;
 
-pub use judge::{SOLITAIRE, Solitaire};
+pub use spec::{SOLITAIRE, Solitaire};

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Verdict};
 use marathon_solitaire::SOLITAIRE;
 use marathon_solitaire::env::case_deal;
-use marathon_solitaire::judge::POINTS_METRIC;
 use marathon_solitaire::rules::Cell;
+use marathon_solitaire::spec::POINTS_METRIC;
 
 const READ_BOARD: &str = "for i in 1 2 3 4 5 6; do read line; done";
 
