@@ -236,6 +236,13 @@ impl From<String> for Stop {
     }
 }
 
+/// A case or setting asked wrongly is the command line's error (the CLI checks both first).
+impl From<marathon_core::PlayError> for Stop {
+    fn from(error: marathon_core::PlayError) -> Self {
+        Stop::Usage(error.to_string())
+    }
+}
+
 fn main() -> ExitCode {
     // Before anything else (threads above all): this process may be a sandbox's launcher.
     if let Some(code) = sandbox::entry() {
@@ -929,6 +936,7 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
     process_tree::adopt_orphans();
     let recording = game.record(&case, &config);
     process_tree::kill_adopted();
+    let recording = recording?;
     if let Some(signal) = interrupt::requested() {
         return Err(Stop::Interrupted(signal));
     }
@@ -1151,7 +1159,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             if let Some(relative) = sinks.record(*game, outcome) {
                 relatives.insert(outcome.case.clone(), relative);
             }
-        });
+        })?;
         let outcomes = run.outcomes;
         let relative: Option<Vec<f64>> = match sinks.best {
             Some(_) => outcomes

@@ -65,10 +65,12 @@ pub trait Game: Sync {
     /// What a program reads of the case before its first reply, in the protocol's text; an
     /// error says what is wrong with the case id.
     fn generate(&self, case: &CaseId) -> Result<String, String>;
-    /// Plays one case through the judge. Never panics on a misbehaving player.
-    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome;
+    /// Plays one case through the judge. Never panics on a misbehaving player; an error only
+    /// for what the caller asked wrongly (a case the game does not have, a built-in player's
+    /// bad settings), before any player starts.
+    fn play(&self, case: &CaseId, config: &PlayConfig) -> Result<CaseOutcome, PlayError>;
     /// Plays one case like [`Game::play`] and records it for a replay page.
-    fn record(&self, case: &CaseId, config: &PlayConfig) -> Recording;
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Result<Recording, PlayError>;
     /// The game's half of a replay page.
     fn viewer(&self) -> Viewer;
     /// Runs a built-in player speaking the protocol on `input`/`output` (in-process players
@@ -93,7 +95,36 @@ pub trait Game: Sync {
     fn fields(&self) -> &'static [Field];
     /// The case at the player's first decision, to be played by any driver ([`CaseInPlay`]);
     /// with `record`, its replay is kept. An error says what is wrong with the case id.
-    fn start(&self, case: &CaseId, record: bool) -> Result<Box<dyn CaseInPlay>, String>;
+    fn start(&self, case: &CaseId, record: bool) -> Result<Box<dyn CaseInPlay>, PlayError>;
+}
+
+/// What a caller asked wrongly of [`Game::play`] (a usage error, not a player's failure).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The case id names no case of the game: the id and why.
+    NoSuchCase { case: String, reason: String },
+    /// The built-in player cannot start with the settings given: why.
+    Settings(String),
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::NoSuchCase { case, reason } => write!(f, "no such case {case}: {reason}"),
+            PlayError::Settings(reason) => write!(f, "cannot start the player: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl PlayError {
+    fn no_such_case(case: &CaseId, reason: String) -> Self {
+        PlayError::NoSuchCase {
+            case: case.to_string(),
+            reason,
+        }
+    }
 }
 
 /// Where a game stands after a program's replies ([`Game::replay`]).
@@ -173,18 +204,18 @@ impl<G: GameSpec> Game for G {
         Ok(env.message(None))
     }
 
-    fn play(&self, case: &CaseId, config: &PlayConfig) -> CaseOutcome {
-        play_case(self, case, config, false).0
+    fn play(&self, case: &CaseId, config: &PlayConfig) -> Result<CaseOutcome, PlayError> {
+        Ok(play_case(self, case, config, false)?.0)
     }
 
-    fn record(&self, case: &CaseId, config: &PlayConfig) -> Recording {
-        let (outcome, start, steps) = play_case(self, case, config, true);
-        Recording {
+    fn record(&self, case: &CaseId, config: &PlayConfig) -> Result<Recording, PlayError> {
+        let (outcome, start, steps) = play_case(self, case, config, true)?;
+        Ok(Recording {
             outcome,
             player: config.player.describe(),
             start,
             steps,
-        }
+        })
     }
 
     fn viewer(&self) -> Viewer {
@@ -269,8 +300,11 @@ impl<G: GameSpec> Game for G {
         G::Env::FIELDS
     }
 
-    fn start(&self, case: &CaseId, record: bool) -> Result<Box<dyn CaseInPlay>, String> {
-        Ok(Box::new(InPlay::started(self, case, record)?))
+    fn start(&self, case: &CaseId, record: bool) -> Result<Box<dyn CaseInPlay>, PlayError> {
+        match InPlay::started(self, case, record) {
+            Ok(play) => Ok(Box::new(play)),
+            Err(reason) => Err(PlayError::no_such_case(case, reason)),
+        }
     }
 }
 
@@ -321,43 +355,19 @@ fn play_case<G: GameSpec>(
     case: &CaseId,
     config: &PlayConfig,
     record: bool,
-) -> (CaseOutcome, Value, Vec<Value>) {
+) -> Result<(CaseOutcome, Value, Vec<Value>), PlayError> {
     // The game's contest decides the clock and the memory limit the configuration leaves open.
     let config = &config.resolved(G::CLOCK, G::MEMORY_LIMIT_MIB);
-    let mut play = match InPlay::new(game, case, record) {
-        Ok(play) => play,
-        // The CLI checks case ids first; a library caller gets the reason as the verdict.
-        Err(detail) => {
-            let outcome = CaseOutcome {
-                game: G::NAME,
-                case: case.clone(),
-                params: Vec::new(),
-                score: 0.0,
-                moves: 0,
-                time: Duration::ZERO,
-                verdict: Verdict::Crash {
-                    detail: format!("no such case: {detail}"),
-                },
-                metrics: Vec::new(),
-                cpu: None,
-                max_rss_kib: None,
-            };
-            return (outcome, Value::Null, Vec::new());
-        }
-    };
+    let mut play =
+        InPlay::new(game, case, record).map_err(|reason| PlayError::no_such_case(case, reason))?;
+    if let PlayerSpec::Builtin(name) = &config.player {
+        game.settings(name, &config.settings)
+            .map_err(PlayError::Settings)?;
+    }
     let finish = |play: &InPlay<G>, time: Duration| {
         let start = play.replay_start().cloned().unwrap_or(Value::Null);
         (play.outcome(time), start, play.replay_steps().to_vec())
     };
-    // The CLI checks a built-in player's settings first; a library caller gets the reason.
-    if let PlayerSpec::Builtin(name) = &config.player
-        && let Err(detail) = game.settings(name, &config.settings)
-    {
-        play.end(Verdict::Crash {
-            detail: format!("cannot start the player: {detail}"),
-        });
-        return finish(&play, Duration::ZERO);
-    }
     let started = match &config.player {
         PlayerSpec::Builtin(_) => game.start_builtin(play.env(), config),
         PlayerSpec::Exec(_) => None,
@@ -368,7 +378,7 @@ fn play_case<G: GameSpec>(
             report: Box::new(Vec::new),
         })
     });
-    match started {
+    Ok(match started {
         Ok(Started {
             mut endpoint,
             report,
@@ -389,13 +399,15 @@ fn play_case<G: GameSpec>(
             outcome.max_rss_kib = max_rss_kib;
             (outcome, start, steps)
         }
+        // A program that cannot be started (no such file, no processes left) is the player's
+        // failure, as a crash at its first reply would be.
         Err(e) => {
             play.end(Verdict::Crash {
                 detail: format!("cannot start the player: {e}"),
             });
             finish(&play, Duration::ZERO)
         }
-    }
+    })
 }
 
 /// Starts the case's player: the external program of `config` (its stderr prefixed with

@@ -34,7 +34,7 @@ pub use endpoint::{
     CLOCK_ENV, Endpoint, Failure, Limits, MEMORY_LIMIT_ENV, StderrMode, TIME_LIMIT_ENV,
 };
 pub use env::{Environment, Turn};
-pub use game::{Game, Replayed, Transcript, spawn_recorded_player, start_player};
+pub use game::{Game, PlayError, Replayed, Transcript, spawn_recorded_player, start_player};
 pub use in_play::{CaseInPlay, InPlay, Refusal};
 pub use legend::{Figure, Legend, Param, ParamKind, Term, format_fixed, format_total};
 pub use observation::{invalid_data, read_line, read_observation};

@@ -1,4 +1,4 @@
-//! The built-in players, speaking the protocol: `ai` rolls while the total is below 17 (the
+//! The built-in players, speaking the protocol: `ai` rolls while the total is below 90 (the
 //! bust risk of one more roll then outweighs its gain), `random` flips a coin.
 
 use std::io::{self, BufRead, Write};
@@ -13,7 +13,7 @@ use crate::rules::Action;
 pub const PLAYERS: &[&str] = &["ai", "random"];
 
 /// Below this total `ai` rolls.
-pub const HOLD_AT: u32 = 17;
+pub const HOLD_AT: u32 = 90;
 
 /// `ai`'s decision at `total`.
 pub fn decide(total: u32) -> Action {

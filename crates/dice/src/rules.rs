@@ -2,7 +2,7 @@
 //! target exactly, or over it (a bust, scoring nothing).
 
 /// The total to reach without going over.
-pub const TARGET: u32 = 21;
+pub const TARGET: u32 = 100;
 /// The die's faces.
 pub const FACES: u32 = 6;
 
@@ -63,8 +63,11 @@ mod tests {
         assert!(stopped.is_over());
         assert_eq!(stopped.score(), 12);
         assert!(stopped.apply(Action::Roll, 1).is_err());
-        state.apply(Action::Roll, 6).unwrap();
-        state.apply(Action::Roll, 4).unwrap();
+        while state.total < TARGET - 1 {
+            state.apply(Action::Roll, 1).unwrap();
+        }
+        assert!(!state.is_over());
+        state.apply(Action::Roll, 2).unwrap();
         assert!(state.is_over() && state.bust());
         assert_eq!(state.score(), 0);
     }

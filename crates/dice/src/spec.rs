@@ -32,14 +32,14 @@ impl GameSpec for Dice {
         score: Figure {
             name: "score",
             decimals: 0,
-            about: "the total at the end, 0 over 21 or after a failure",
+            about: "the total at the end, 0 over 100 or after a failure",
         },
         params: &[],
         metrics: &[],
         players: &[
             Term {
                 name: "ai",
-                about: "rolls below 17",
+                about: "rolls below 90",
             },
             Term {
                 name: "random",

@@ -84,7 +84,7 @@ mod tests {
         let mut given = 0;
         for seed in [1, 2] {
             let case = seed_case(game, seed, None)?;
-            let mut play = game.start(&case, false)?;
+            let mut play = game.start(&case, false).map_err(|e| e.to_string())?;
             for step in 0..6 {
                 if play.is_over() {
                     break;

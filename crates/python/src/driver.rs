@@ -80,7 +80,7 @@ impl Driver {
         let case = marathon_games::seed_case(self.game, seed, group)?;
         let start = match self.start.take() {
             Some(start) if *start.case() == case => start,
-            _ => self.game.start(&case, false)?,
+            _ => self.game.start(&case, false).map_err(|e| e.to_string())?,
         };
         self.score = start.score();
         self.play = Some(start.boxed_clone());

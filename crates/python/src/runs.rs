@@ -83,7 +83,7 @@ pub fn plan(request: &PlayRequest) -> Result<Plan, String> {
 /// in the order of the seeds, and whether an interruption (`marathon_core::interrupt`) stopped the
 /// run early (then only the cases that finished are there). `finished` gets each case's line as
 /// the case ends (in the order cases finish), for a caller that shows progress. An error when
-/// the worker threads cannot be started.
+/// the worker threads cannot be started, or for a case or setting the plan got wrong.
 pub fn play(plan: &Plan, mut finished: impl FnMut(String)) -> Result<(Vec<String>, bool), String> {
     let workers = Workers::start(plan.threads).map_err(|e| format!("threads: {e}"))?;
     let options = RunOptions {
@@ -92,7 +92,8 @@ pub fn play(plan: &Plan, mut finished: impl FnMut(String)) -> Result<(Vec<String
     };
     let run = run_cases(plan.game, &plan.cases, &plan.config, &options, |outcome| {
         finished(CaseRecord::new(plan.game.legend(), outcome, None).to_line())
-    });
+    })
+    .map_err(|e| e.to_string())?;
     let lines = run
         .outcomes
         .iter()
@@ -140,7 +141,10 @@ mod tests {
             [3, 1, 2]
         );
         for record in &records {
-            let outcome = plan.game.play(&CaseId::seed(record.seed), &plan.config);
+            let outcome = plan
+                .game
+                .play(&CaseId::seed(record.seed), &plan.config)
+                .unwrap();
             assert_eq!(record.score, outcome.score);
             assert_eq!(record.moves, outcome.moves);
         }

@@ -6,13 +6,14 @@
 //! those are not results and are left out: the run returns the cases that finished.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Verdict, interrupt};
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, PlayError, Verdict, interrupt};
 
 /// The most cases played at once: far above any machine's cores (each case of an external
 /// program is a process and three threads of ours), low enough that a typo is refused rather
@@ -64,34 +65,49 @@ pub struct Run {
 }
 
 /// Plays every case with `config`, calling `finished` on this thread with each outcome as soon
-/// as its case ends.
+/// as its case ends. An error for what was asked wrongly (a case the game does not have, a
+/// built-in player's bad settings): no case starts after it.
 pub fn run_cases(
     game: &dyn Game,
     cases: &[CaseId],
     config: &PlayConfig,
     options: &RunOptions<'_>,
     mut finished: impl FnMut(&CaseOutcome),
-) -> Run {
+) -> Result<Run, PlayError> {
     let bar = progress_bar(game.name(), cases.len(), options.progress);
     let mut slots: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
-    let (sender, outcomes) = mpsc::channel::<(usize, CaseOutcome)>();
+    let (sender, outcomes) = mpsc::channel::<(usize, Result<CaseOutcome, PlayError>)>();
     let pool = &options.workers.pool;
+    let refused = AtomicBool::new(false);
+    let mut error = None;
     thread::scope(|scope| {
+        let refused = &refused;
         scope.spawn(move || {
             pool.install(|| {
                 cases
                     .par_iter()
                     .enumerate()
                     .for_each_with(sender, |sender, (index, case)| {
-                        if interrupt::requested().is_none() {
-                            let _ = sender.send((index, game.play(case, config)));
+                        if interrupt::requested().is_none() && !refused.load(Ordering::Relaxed) {
+                            let played = game.play(case, config);
+                            if played.is_err() {
+                                refused.store(true, Ordering::Relaxed);
+                            }
+                            let _ = sender.send((index, played));
                         }
                     })
             })
         });
         let (mut count, mut total) = (0usize, 0.0f64);
         // Ends when every worker is done and has dropped its sender.
-        for (index, outcome) in outcomes {
+        for (index, played) in outcomes {
+            let outcome = match played {
+                Ok(outcome) => outcome,
+                Err(e) => {
+                    error.get_or_insert(e);
+                    continue;
+                }
+            };
             if outcome.verdict == Verdict::Interrupted {
                 continue;
             }
@@ -104,11 +120,14 @@ pub fn run_cases(
         }
     });
     bar.finish_and_clear();
+    if let Some(error) = error {
+        return Err(error);
+    }
     let outcomes: Vec<CaseOutcome> = slots.into_iter().flatten().collect();
-    Run {
+    Ok(Run {
         interrupted: outcomes.len() < cases.len(),
         outcomes,
-    }
+    })
 }
 
 fn progress_bar(game: &str, cases: usize, wanted: bool) -> ProgressBar {

@@ -38,7 +38,7 @@ pub struct Session {
 pub fn new_session(name: &str, seed: u64, group: Option<u32>) -> Result<Session, String> {
     let game = marathon_games::lookup(name)?;
     let case = marathon_games::seed_case(game, seed, group)?;
-    let start = game.start(&case, true)?;
+    let start = game.start(&case, true).map_err(|e| e.to_string())?;
     Ok(Session {
         game,
         play: start.boxed_clone(),

@@ -136,7 +136,8 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
             {
                 written = write_record(out, game.legend(), outcome, &row.settings);
             }
-        });
+        })
+        .map_err(|e| e.to_string())?;
         written.map_err(|e| format!("--json: {e}"))?;
         row.outcomes = run.outcomes;
         if run.interrupted {

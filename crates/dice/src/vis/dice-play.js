@@ -4,5 +4,5 @@ const controller = {
   marks: () => [],
   hintCells: () => [],
   buttons: [["Roll", "ROLL"], ["Stop", "STOP"]],
-  info: () => `total ${view.total} of 21: roll, or stop and keep it`,
+  info: () => `total ${view.total} of 100: roll, or stop and keep it`,
 };

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use marathon_core::game::write_message;
-use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, Settings};
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, PlayError, Settings};
 use marathon_games::games;
 
 /// Far above what a fixed-effort game here needs: the tests never depend on the machine's speed.
@@ -120,8 +120,8 @@ fn record_plays_the_same_game_as_play() {
         for &player in game.players() {
             let config = PlayConfig::builtin(player, NO_HURRY, Some(1));
             let case = case(game, 2);
-            let played = game.play(&case, &config);
-            let recorded = game.record(&case, &config).outcome;
+            let played = game.play(&case, &config).unwrap();
+            let recorded = game.record(&case, &config).unwrap().outcome;
             let context = format!("{} {player}", game.name());
             assert_same_game(game, &recorded, &played);
             let names: Vec<&str> = played.params.iter().map(|(name, _)| *name).collect();
@@ -162,12 +162,14 @@ fn settings_read_back_and_a_player_at_its_defaults_plays_its_own_game() {
                 continue;
             }
             let case = case(game, 2);
-            let plain = game.play(&case, &PlayConfig::builtin(player, NO_HURRY, Some(1)));
+            let plain = game
+                .play(&case, &PlayConfig::builtin(player, NO_HURRY, Some(1)))
+                .unwrap();
             let config = PlayConfig {
                 settings: given,
                 ..PlayConfig::builtin(player, NO_HURRY, Some(1))
             };
-            let set = game.play(&case, &config);
+            let set = game.play(&case, &config).unwrap();
             assert_same_game(game, &set, &plain);
         }
     }
@@ -201,7 +203,9 @@ fn the_legend_describes_every_player_parameter_and_metric() {
         cases.extend(game.official_cases().into_iter().take(1));
         for case in cases {
             for &player in game.players() {
-                let outcome = game.play(&case, &PlayConfig::builtin(player, NO_HURRY, Some(1)));
+                let outcome = game
+                    .play(&case, &PlayConfig::builtin(player, NO_HURRY, Some(1)))
+                    .unwrap();
                 for metric in &outcome.metrics {
                     assert!(
                         legend.metric(metric.name).is_some(),
@@ -222,7 +226,8 @@ fn the_legend_describes_every_player_parameter_and_metric() {
     }
 }
 
-/// A built-in player given a setting it does not have does not play.
+/// A built-in player given a setting it does not have does not play: the caller asked wrongly,
+/// and is told so (no player failed, so there is no verdict).
 #[test]
 fn a_player_given_an_unknown_setting_does_not_play() {
     for &game in games() {
@@ -231,14 +236,12 @@ fn a_player_given_an_unknown_setting_does_not_play() {
             settings: Settings::default().with("no_such_setting", "1"),
             ..PlayConfig::builtin(player, NO_HURRY, Some(1))
         };
-        let outcome = game.play(&case(game, 1), &config);
-        let verdict = outcome.verdict.to_string();
+        let error = game.play(&case(game, 1), &config).unwrap_err();
         assert!(
-            verdict.contains("no_such_setting"),
-            "{}: {verdict}",
+            matches!(&error, PlayError::Settings(why) if why.contains("no_such_setting")),
+            "{}: {error}",
             game.name()
         );
-        assert_eq!(outcome.moves, 0, "{}", game.name());
     }
 }
 
@@ -250,6 +253,13 @@ fn a_case_id_a_game_does_not_have_is_refused_with_a_reason() {
                 .generate(&CaseId::in_group(99, 1))
                 .expect_err("no group 99");
             assert!(error.contains("99"), "{}: {error}", game.name());
+            let config = PlayConfig::builtin(game.players()[0], NO_HURRY, Some(1));
+            let error = game.play(&CaseId::in_group(99, 1), &config).unwrap_err();
+            assert!(
+                matches!(&error, PlayError::NoSuchCase { reason, .. } if reason.contains("99")),
+                "{}: {error}",
+                game.name()
+            );
         }
     }
 }

@@ -108,7 +108,9 @@ fn replay(seed: u64, replies: &[String]) -> State {
 
 /// Plays `seed` both ways and checks everything; returns the runner's outcome.
 fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
-    let outcome = LINEZ.play(&CaseId::seed(seed), &config(player, effort));
+    let outcome = LINEZ
+        .play(&CaseId::seed(seed), &config(player, effort))
+        .unwrap();
     let context = format!("{player} on seed {seed}");
     assert_eq!(
         outcome.verdict,
@@ -195,8 +197,8 @@ fn ai_player_only_plays_legal_moves() {
 #[test]
 fn recording_plays_the_same_game_as_play() {
     let case = CaseId::seed(9);
-    let recording = LINEZ.record(&case, &config("greedy", None));
-    let played = LINEZ.play(&case, &config("greedy", None));
+    let recording = LINEZ.record(&case, &config("greedy", None)).unwrap();
+    let played = LINEZ.play(&case, &config("greedy", None)).unwrap();
     assert_eq!(recording.outcome.score, played.score);
     assert_eq!(recording.outcome.moves, played.moves);
     assert_eq!(recording.player, "greedy");

@@ -20,7 +20,7 @@ const SEED: u64 = 5;
 
 fn play(script: &str, limit: Duration) -> CaseOutcome {
     let config = PlayConfig::exec(script, limit);
-    POLYOMINO.play(&CaseId::seed(SEED), &config)
+    POLYOMINO.play(&CaseId::seed(SEED), &config).unwrap()
 }
 
 /// Reads the case text (the header and K lines) and discards it.

@@ -55,10 +55,12 @@ fn the_ai_beats_the_baseline() {
 fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
     for (player, effort) in [("ai", Some(4)), ("baseline", None)] {
         for seed in [1, 2, 7] {
-            let outcome = POLYOMINO.play(
-                &CaseId::seed(seed),
-                &PlayConfig::builtin(player, LIMIT, effort),
-            );
+            let outcome = POLYOMINO
+                .play(
+                    &CaseId::seed(seed),
+                    &PlayConfig::builtin(player, LIMIT, effort),
+                )
+                .unwrap();
             assert_eq!(outcome.verdict, Verdict::Ok, "{player} seed {seed}");
 
             let solve = SolveConfig::new(player, LIMIT, effort);
@@ -128,7 +130,7 @@ fn the_ai_on_the_clock_stops_in_time() {
         plan_limit: Some(plan),
         ..PlayConfig::builtin("ai", Duration::from_secs(100), None)
     };
-    let outcome = POLYOMINO.play(&CaseId::seed(4), &config);
+    let outcome = POLYOMINO.play(&CaseId::seed(4), &config).unwrap();
     assert_eq!(outcome.verdict, Verdict::Ok, "{}", outcome.verdict);
     assert!(outcome.time < plan * 20, "{:?}", outcome.time);
     assert!(outcome.score > 0.0);

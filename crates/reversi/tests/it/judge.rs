@@ -14,12 +14,12 @@ const SEED: u64 = 1;
 
 fn exec(script: &str, limit: Duration) -> CaseOutcome {
     let config = PlayConfig::exec(script, limit);
-    REVERSI.play(&CaseId::seed(SEED), &config)
+    REVERSI.play(&CaseId::seed(SEED), &config).unwrap()
 }
 
 fn builtin(name: &str, seed: u64, effort: Option<u64>) -> CaseOutcome {
     let config = PlayConfig::builtin(name, Duration::from_secs(30), effort);
-    REVERSI.play(&CaseId::seed(seed), &config)
+    REVERSI.play(&CaseId::seed(seed), &config).unwrap()
 }
 
 fn assert_failed(outcome: &CaseOutcome, kind: &str) {
@@ -203,7 +203,7 @@ fn built_in_players_on_the_clock_finish_within_the_limit() {
             plan_limit: Some(plan),
             ..PlayConfig::builtin(name, Duration::from_secs(300), None)
         };
-        let outcome = REVERSI.play(&CaseId::seed(2), &config);
+        let outcome = REVERSI.play(&CaseId::seed(2), &config).unwrap();
         assert_eq!(outcome.verdict, Verdict::Ok, "{name}: {}", outcome.verdict);
         assert!(outcome.time < plan * 20, "{name}: {:?}", outcome.time);
     }
@@ -213,7 +213,7 @@ fn built_in_players_on_the_clock_finish_within_the_limit() {
 fn a_recording_rebuilds_the_final_board() {
     let case = CaseId::seed(3);
     let config = PlayConfig::builtin("greedy", Duration::from_secs(30), None);
-    let recording = REVERSI.record(&case, &config);
+    let recording = REVERSI.record(&case, &config).unwrap();
     assert_eq!(recording.outcome.verdict, Verdict::Ok);
     let n = recording.start["n"].as_u64().unwrap() as usize;
     let rows = recording.start["rows"].as_str().unwrap().replace(' ', "");

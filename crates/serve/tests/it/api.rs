@@ -143,7 +143,7 @@ fn a_finished_game_scores_what_marathon_play_gives_for_the_same_replies() {
         std::fs::write(&file, replies.join("\n") + "\n").expect("written");
         let command = format!("cat '{}'; cat >/dev/null", file.display());
         let config = PlayConfig::exec(&command, Duration::from_secs(1000));
-        let played = game.play(&common::case_of(&state), &config);
+        let played = game.play(&common::case_of(&state), &config).unwrap();
         assert!(played.verdict.is_ok(), "{name}: {}", played.verdict);
         // A score that counts the player's time (Polyomino's): the page counts none.
         let expected = if game.untimed_score().is_some() {

@@ -14,7 +14,7 @@ const READ_BOARD: &str = "for i in 1 2 3 4 5 6; do read line; done";
 
 fn play(case: &CaseId, script: &str, limit: Duration) -> CaseOutcome {
     let config = PlayConfig::exec(script, limit);
-    SOLITAIRE.play(case, &config)
+    SOLITAIRE.play(case, &config).unwrap()
 }
 
 fn play_g2(script: &str) -> CaseOutcome {

@@ -66,7 +66,7 @@ fn replay(case: &CaseId, replies: &[String]) -> State {
 }
 
 fn check_case(case: &CaseId, player: &str, effort: Option<u64>) -> f64 {
-    let outcome = SOLITAIRE.play(case, &config(player, effort));
+    let outcome = SOLITAIRE.play(case, &config(player, effort)).unwrap();
     let context = format!("{player} on {case}");
     assert_eq!(
         outcome.verdict,
@@ -125,7 +125,7 @@ fn the_ai_plays_legally_in_every_group_and_repeats_itself() {
 #[test]
 fn the_ai_clears_the_single_type_official_cases() {
     for case in SOLITAIRE.official_cases().into_iter().take(2) {
-        let outcome = SOLITAIRE.play(&case, &config("ai", Some(2)));
+        let outcome = SOLITAIRE.play(&case, &config("ai", Some(2))).unwrap();
         assert_eq!(outcome.verdict, Verdict::Ok);
         assert_eq!((outcome.score, outcome.moves), (324.0, 108), "{case}");
     }
@@ -136,8 +136,11 @@ fn the_ai_beats_greedy_on_group_6() {
     let (mut ai, mut greedy) = (0.0, 0.0);
     for seed in 1..=6 {
         let case = CaseId::in_group(6, seed);
-        ai += SOLITAIRE.play(&case, &config("ai", Some(2))).score;
-        greedy += SOLITAIRE.play(&case, &config("greedy", None)).score;
+        ai += SOLITAIRE.play(&case, &config("ai", Some(2))).unwrap().score;
+        greedy += SOLITAIRE
+            .play(&case, &config("greedy", None))
+            .unwrap()
+            .score;
     }
     assert!(ai > greedy * 1.1, "ai {ai} vs greedy {greedy}");
 }
@@ -157,7 +160,7 @@ fn the_ai_under_a_time_limit_stays_inside_it() {
         let plan = Duration::from_millis(500);
         let mut config = config(player, None);
         config.plan_limit = Some(plan);
-        let outcome = SOLITAIRE.play(&case, &config);
+        let outcome = SOLITAIRE.play(&case, &config).unwrap();
         assert_eq!(
             outcome.verdict,
             Verdict::Ok,

@@ -19,7 +19,7 @@ const NO_HURRY: Duration = Duration::from_secs(1000);
 
 fn exec(command: &str, limit: Duration) -> CaseOutcome {
     let config = PlayConfig::exec(command, limit);
-    TILES.play(&CaseId::seed(1), &config)
+    TILES.play(&CaseId::seed(1), &config).unwrap()
 }
 
 const LIMIT: Duration = Duration::from_secs(5);
@@ -143,10 +143,12 @@ fn exiting_early_crashing_and_sleeping_score_zero() {
 #[test]
 fn a_game_that_survives_ends_at_the_move_cap() {
     // Seed 4 has N = 4, which the AI survives.
-    let outcome = TILES.play(
-        &CaseId::seed(4),
-        &PlayConfig::builtin("ai", NO_HURRY, Some(1)),
-    );
+    let outcome = TILES
+        .play(
+            &CaseId::seed(4),
+            &PlayConfig::builtin("ai", NO_HURRY, Some(1)),
+        )
+        .unwrap();
     assert_eq!(outcome.verdict, Verdict::Ok);
     assert_eq!(outcome.moves, MAX_MOVES as u64, "seed 4 (N = 4) survives");
     let full = outcome.metrics.iter().find(|m| m.name == "10k").unwrap();
@@ -189,7 +191,7 @@ fn replay(seed: u64, replies: &[String]) -> State {
 
 fn check_case(seed: u64, player: &str, effort: Option<u64>) -> CaseOutcome {
     let config = PlayConfig::builtin(player, NO_HURRY, effort);
-    let outcome = TILES.play(&CaseId::seed(seed), &config);
+    let outcome = TILES.play(&CaseId::seed(seed), &config).unwrap();
     let context = format!("{player} on seed {seed}");
     assert_eq!(
         outcome.verdict,
@@ -251,7 +253,9 @@ fn ai_only_plays_legal_moves_and_replays_identically() {
 fn ai_on_the_clock_stays_within_a_short_limit() {
     // Seed 4 (N = 4) lasts all 10000 moves: 0.5 ms a move on average under a 5 s limit.
     let limit = Duration::from_secs(5);
-    let outcome = TILES.play(&CaseId::seed(4), &PlayConfig::builtin("ai", limit, None));
+    let outcome = TILES
+        .play(&CaseId::seed(4), &PlayConfig::builtin("ai", limit, None))
+        .unwrap();
     assert_eq!(outcome.verdict, Verdict::Ok, "{}", outcome.verdict);
     assert!(outcome.time < limit);
     assert!(outcome.score > 10_000.0, "{}", outcome.score);

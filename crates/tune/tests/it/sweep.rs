@@ -68,7 +68,7 @@ fn each_row_plays_the_judges_games_under_its_settings() {
                 settings: settings.clone(),
                 ..PlayConfig::builtin("ai", Duration::from_secs(1000), Some(1))
             };
-            let outcome = linez.play(&CaseId::seed(seed), &config);
+            let outcome = linez.play(&CaseId::seed(seed), &config).unwrap();
             mean += outcome.score / 2.0;
             let record = records
                 .iter()
