@@ -245,7 +245,9 @@ impl<G: GameSpec> Game for G {
         };
         loop {
             env.advance_while_auto(|env, event| {
-                show(&mut out, env, "auto", &format!("{event:?}"));
+                // The replay's text of the step: a format the viewers read, not Rust's names.
+                let step = self.replay_step(env, event).unwrap_or(Value::Null);
+                show(&mut out, env, "auto", &step.to_string());
                 last = Some(event.clone());
             });
             if env.turn() == Turn::Over || decisions == max_steps {
@@ -267,10 +269,13 @@ impl<G: GameSpec> Game for G {
             last = Some(event);
             decisions += 1;
         }
+        let stands = match env.turn() {
+            Turn::Over => "over",
+            Turn::Player | Turn::Auto => "going on",
+        };
         let _ = writeln!(
             out,
-            "end after {decisions} decisions: {:?}, score {}, moves {}",
-            env.turn(),
+            "end after {decisions} decisions: {stands}, score {}, moves {}",
             env.score(),
             env.moves()
         );
