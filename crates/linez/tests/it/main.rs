@@ -3,11 +3,11 @@
 
 mod fuzz;
 mod generator;
-#[path = "../../../../testing/hostile.rs"]
-mod hostile;
 mod judge;
 mod players;
 mod positions;
 mod props;
 mod protocol;
 mod rules;
+
+use marathon_testing::hostile;

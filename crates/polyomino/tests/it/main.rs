@@ -4,9 +4,9 @@
 mod bits;
 mod fuzz;
 mod generator;
-#[path = "../../../../testing/hostile.rs"]
-mod hostile;
 mod judge;
 mod players;
 mod protocol;
 mod rules;
+
+use marathon_testing::hostile;

@@ -3,8 +3,6 @@
 
 mod fuzz;
 mod generator;
-#[path = "../../../../testing/hostile.rs"]
-mod hostile;
 mod infer;
 mod judge;
 mod props;
@@ -12,3 +10,5 @@ mod protocol;
 mod rules;
 mod search;
 mod strategy;
+
+use marathon_testing::hostile;

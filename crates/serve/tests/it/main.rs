@@ -2,8 +2,8 @@
 //! instead of one per file).
 
 mod api;
-#[path = "../../../../testing/browser.rs"]
-mod browser;
 mod common;
 mod limits;
 mod play_page;
+
+use marathon_testing::browser;

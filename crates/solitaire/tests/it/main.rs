@@ -3,10 +3,10 @@
 
 mod fuzz;
 mod generator;
-#[path = "../../../../testing/hostile.rs"]
-mod hostile;
 mod judge;
 mod players;
 mod props;
 mod protocol;
 mod rules;
+
+use marathon_testing::hostile;

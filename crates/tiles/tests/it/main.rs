@@ -3,9 +3,9 @@
 
 mod fuzz;
 mod generator;
-#[path = "../../../../testing/hostile.rs"]
-mod hostile;
 mod judge;
 mod props;
 mod protocol;
 mod rules;
+
+use marathon_testing::hostile;

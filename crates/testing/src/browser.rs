@@ -1,5 +1,5 @@
-//! Finding the headless browser that the page tests run (`crates/cli/tests/replay.rs`,
-//! `crates/serve/tests/browser.rs` include this file with `#[path]`).
+//! Finding the headless browser that the page tests run (`crates/cli/tests/it/replay.rs`,
+//! `crates/serve/tests/it/play_page.rs`).
 
 use std::path::PathBuf;
 

@@ -1,9 +1,6 @@
-//! Hostile text for every game's parser and judge fuzz tests (`crates/*/tests/fuzz.rs` include
-//! this file with `#[path]`): numbers at and just past every integer limit, signs, floats,
+//! Hostile text for every game's parser and judge fuzz tests (`crates/*/tests/it/fuzz.rs`): numbers at and just past every integer limit, signs, floats,
 //! empty and blank tokens, non-ASCII, control characters, and tokens and lines far longer than
 //! any reply. Each game builds its lines from these tokens around its own command words.
-
-#![allow(dead_code)] // Each game uses the helpers it needs.
 
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
