@@ -4,6 +4,8 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+PLAY_ARGUMENTS: list[str]
+
 def games() -> list[str]: ...
 def seeds(text: str) -> list[int]: ...
 def check(

@@ -410,5 +410,6 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(seeds, module)?)?;
     module.add_function(wrap_pyfunction!(check, module)?)?;
     module.add_function(wrap_pyfunction!(play, module)?)?;
+    module.add("PLAY_ARGUMENTS", runs::PLAY_ARGUMENTS.to_vec())?;
     Ok(())
 }

@@ -10,6 +10,23 @@ use marathon_runner::record::CaseRecord;
 use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{case_ids, play_config, time_limit};
 
+/// The play arguments, in order: the fields of [`PlayRequest`], as every Python function that
+/// plays takes them (`_core.check`, `_core.play`, `marathon_games.check` and `.play`, and
+/// `marathon_games.ray.play` but for `threads`). The extension exports them
+/// (`_core.PLAY_ARGUMENTS`) and a Python test checks every signature and the type stubs against
+/// them; a Rust test checks them against the struct.
+pub const PLAY_ARGUMENTS: &[&str] = &[
+    "game",
+    "seeds",
+    "player",
+    "effort",
+    "time_limit",
+    "exec",
+    "group",
+    "threads",
+    "settings",
+];
+
 /// What to play, as `marathon play GAME` takes it.
 #[derive(Clone, Debug, Default)]
 pub struct PlayRequest {
@@ -148,6 +165,34 @@ mod tests {
             assert_eq!(record.score, outcome.score);
             assert_eq!(record.moves, outcome.moves);
         }
+    }
+
+    #[test]
+    fn the_play_arguments_are_the_requests_fields() {
+        // Exhaustive: a field added to PlayRequest without its name here fails to compile.
+        let PlayRequest {
+            game,
+            seeds,
+            player,
+            effort,
+            time_limit,
+            exec,
+            group,
+            threads,
+            settings,
+        } = PlayRequest::default();
+        let _ = (
+            game, seeds, player, effort, time_limit, exec, group, threads, settings,
+        );
+        let debug = format!("{:?}", PlayRequest::default());
+        let mut at = 0;
+        for name in PLAY_ARGUMENTS {
+            let found = debug[at..]
+                .find(&format!("{name}: "))
+                .unwrap_or_else(|| panic!("{name} is not the next field of {debug}"));
+            at += found + name.len();
+        }
+        assert_eq!(debug.matches(": ").count(), PLAY_ARGUMENTS.len(), "{debug}");
     }
 
     #[test]
