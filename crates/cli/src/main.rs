@@ -21,7 +21,7 @@ use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
-use marathon_runner::{breakdown, files, load_note, run_report};
+use marathon_runner::{breakdown, files, load_note, run_report, table};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
@@ -477,23 +477,7 @@ fn list_runs() -> Result<(), Stop> {
                 run.label.clone().unwrap_or_default(),
             ]);
         }
-        let widths: Vec<usize> = (0..4)
-            .map(|c| {
-                rows.iter()
-                    .map(|row| row[c].chars().count())
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        for row in &rows {
-            let cells: Vec<String> = row
-                .iter()
-                .zip(&widths)
-                .map(|(cell, &width)| format!("{cell:width$}"))
-                .collect();
-            text.push_str(cells.join("  ").trim_end());
-            text.push('\n');
-        }
+        text.push_str(&table::render(&rows, table::Align::Text));
     }
     let mut out = Stdout::default();
     out.print(&text);

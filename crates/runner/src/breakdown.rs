@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use marathon_core::{CaseOutcome, Legend, format_score};
 
-use crate::report::{Formats, Summary, render};
+use crate::report::{Formats, Summary};
+use crate::table::{Align, render};
 
 /// More distinct values of a parameter than this, and it is split into ranges.
 pub const MAX_VALUES: usize = 12;
@@ -182,7 +183,7 @@ pub fn table(legend: &Legend, groups: &[Group]) -> String {
         }
         rows.push(row);
     }
-    render(&rows, false)
+    render(&rows, Align::Numbers)
 }
 
 #[cfg(test)]

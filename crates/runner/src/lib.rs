@@ -12,3 +12,4 @@ pub mod report;
 pub mod run_report;
 pub mod runner;
 pub mod select;
+pub mod table;

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use marathon_core::{CaseId, CaseOutcome, Legend, format_fixed, format_score, format_total};
 
+use crate::table::{Align, render};
+
 /// Aggregates of a run over one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -230,7 +232,7 @@ pub fn case_table(legend: &Legend, outcomes: &[CaseOutcome], relative: Option<&[
     for (i, o) in outcomes.iter().enumerate() {
         rows.push(columns.iter().map(|c| (c.cell)(i, o)).collect());
     }
-    render(&rows, true)
+    render(&rows, Align::NumbersThenText)
 }
 
 /// Metrics are often fractions (0.83) and sometimes large sums; three significant decimals at
@@ -241,34 +243,6 @@ pub(crate) fn format_metric(value: f64) -> String {
     } else {
         format_score((value * 1000.0).round() / 1000.0)
     }
-}
-
-/// Aligns columns to the right (numbers), except a free-text last column when `text_last`.
-pub(crate) fn render(rows: &[Vec<String>], text_last: bool) -> String {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let mut widths = vec![0; columns];
-    for row in rows {
-        for (i, cell) in row.iter().enumerate() {
-            widths[i] = widths[i].max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            if i > 0 {
-                line.push_str("  ");
-            }
-            if text_last && i + 1 == columns {
-                line.push_str(cell);
-            } else {
-                let _ = write!(line, "{cell:>width$}", width = widths[i]);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 /// One line per game: the run's aggregates, each game's figures with its own decimals; then
@@ -301,7 +275,7 @@ pub fn summary_table(summaries: &[(&str, &Legend, &Summary)]) -> String {
         row.push(format!("{:.1}s", s.total_time.as_secs_f64()));
         rows.push(row);
     }
-    let mut out = render(&rows, false);
+    let mut out = render(&rows, Align::Numbers);
     let mut metric_rows = vec![
         ["game", "metric", "mean", "total"]
             .map(String::from)
@@ -320,7 +294,7 @@ pub fn summary_table(summaries: &[(&str, &Legend, &Summary)]) -> String {
     }
     if metric_rows.len() > 1 {
         out.push('\n');
-        out.push_str(&render(&metric_rows, false));
+        out.push_str(&render(&metric_rows, Align::Numbers));
     }
     out
 }

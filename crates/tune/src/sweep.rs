@@ -13,6 +13,7 @@ use marathon_core::{CaseOutcome, Legend, PlayConfig, Settings, format_score, par
 use marathon_runner::record::CaseRecord;
 use marathon_runner::runner::{RunOptions, Workers, run_cases};
 use marathon_runner::select::{builtin_player, case_ids, time_limit};
+use marathon_runner::table;
 
 #[derive(Args)]
 pub struct SweepArgs {
@@ -288,26 +289,7 @@ fn table(
         }
         lines.push(line);
     }
-    let columns = lines[0].len();
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            lines
-                .iter()
-                .map(|line| line[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut text = String::new();
-    for line in &lines {
-        let cells: Vec<String> = line
-            .iter()
-            .zip(&widths)
-            .map(|(cell, &width)| format!("{cell:>width$}"))
-            .collect();
-        text.push_str(cells.join("  ").trim_end());
-        text.push('\n');
-    }
+    let text = table::render(&lines, table::Align::Numbers);
     Ok(text)
 }
 
