@@ -3,17 +3,19 @@
 //! the built-in player behind the protocol's pipes), so what a sweep finds is what
 //! `marathon play --set` reproduces.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use marathon_core::{CaseOutcome, Legend, PlayConfig, Settings, format_score, parse_seed_set};
+use marathon_core::{
+    CaseId, CaseOutcome, Legend, PlayConfig, Settings, format_score, parse_seed_set,
+};
 use marathon_runner::record::CaseRecord;
 use marathon_runner::runner::{RunOptions, Workers, run_cases};
 use marathon_runner::select::{builtin_player, case_ids, time_limit};
-use marathon_runner::table;
+use marathon_runner::{breakdown, table};
 
 #[derive(Args)]
 pub struct SweepArgs {
@@ -75,6 +77,8 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
     let player = builtin_player(game, args.player.as_deref())?;
     let seeds = parse_seed_set(&args.seeds).map_err(|e| format!("--seeds: {e}"))?;
     let cases = case_ids(game, &seeds, args.group)?;
+    let by: Vec<String> = args.by.iter().cloned().collect();
+    breakdown::check(game.name(), game.params(), &by)?;
     let limit = time_limit(game, args.time_limit)?;
     let held = Settings::new(args.settings.clone());
     let mut rows: Vec<Row> = combinations(&args.vary)
@@ -147,7 +151,7 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
     }
     print!(
         "{}",
-        table(&args.vary, &rows, args.by.as_deref(), game.maximize())?
+        table(&args.vary, &rows, args.by.as_deref(), game.maximize())
     );
     Ok(())
 }
@@ -202,44 +206,26 @@ fn mean_and_error(scores: &[f64]) -> (f64, f64) {
 
 /// The rows as a text table, the best mean marked `*` (the highest, or the lowest where a
 /// lower score is better).
-fn table(
-    vary: &[(String, Vec<String>)],
-    rows: &[Row],
-    by: Option<&str>,
-    maximize: bool,
-) -> Result<String, String> {
-    let by_values: Vec<String> = match by {
-        None => Vec::new(),
-        Some(param) => {
-            let mut values: Vec<String> = rows
-                .iter()
-                .flat_map(|row| &row.outcomes)
-                .filter_map(|outcome| param_value(outcome, param))
-                .collect();
-            if values.is_empty() && rows.iter().any(|row| !row.outcomes.is_empty()) {
-                let names: Vec<&str> = rows
-                    .iter()
-                    .flat_map(|row| &row.outcomes)
-                    .flat_map(|outcome| outcome.params.iter().map(|(name, _)| *name))
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .into_iter()
-                    .collect();
-                return Err(format!(
-                    "--by {param}: the cases have no such parameter (they have: {})",
-                    names.join(", ")
-                ));
-            }
-            values
-                .sort_by_key(|value| (value.parse::<f64>().ok().map(|v| v as i64), value.clone()));
-            values.dedup();
-            values
-        }
+fn table(vary: &[(String, Vec<String>)], rows: &[Row], by: Option<&str>, maximize: bool) -> String {
+    // The groups of `--by`, as a run's breakdown makes them (values, or ranges of many), over
+    // the cases of the row that played most of them: every row plays the same cases.
+    let by: Vec<String> = by.map(str::to_string).into_iter().collect();
+    let fullest = rows.iter().map(|row| &row.outcomes).max_by_key(|o| o.len());
+    let groups: Vec<(String, BTreeSet<&CaseId>)> = match fullest {
+        Some(outcomes) if !by.is_empty() => breakdown::groups(outcomes, &by)
+            .into_iter()
+            .map(|group| {
+                (
+                    group.label,
+                    group.outcomes.iter().map(|o| &o.case).collect(),
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
     };
     let mut header: Vec<String> = vary.iter().map(|(name, _)| name.clone()).collect();
     header.extend(["cases", "mean", "± se", "failures", "max time"].map(String::from));
-    if let Some(param) = by {
-        header.extend(by_values.iter().map(|value| format!("{param}={value}")));
-    }
+    header.extend(groups.iter().map(|(label, _)| label.clone()));
     let means = rows
         .iter()
         .filter(|row| !row.outcomes.is_empty())
@@ -270,39 +256,26 @@ fn table(
             .max()
             .unwrap_or_default();
         line.push(format!("{:.2} s", max_time.as_secs_f64()));
-        if let Some(param) = by {
-            let mut groups: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-            for outcome in &row.outcomes {
-                if let Some(value) = outcome.params.iter().find(|(name, _)| *name == param) {
-                    groups
-                        .entry(value.1.as_str())
-                        .or_default()
-                        .push(outcome.score);
-                }
-            }
-            for value in &by_values {
-                line.push(match groups.get(value.as_str()) {
-                    Some(scores) => format_score((mean_and_error(scores).0 * 10.0).round() / 10.0),
-                    None => "-".into(),
-                });
-            }
+        for (_, cases) in &groups {
+            let scores: Vec<f64> = row
+                .outcomes
+                .iter()
+                .filter(|o| cases.contains(&o.case))
+                .map(|o| o.score)
+                .collect();
+            line.push(if scores.is_empty() {
+                "-".into()
+            } else {
+                format_score((mean_and_error(&scores).0 * 10.0).round() / 10.0)
+            });
         }
         lines.push(line);
     }
-    let text = table::render(&lines, table::Align::Numbers);
-    Ok(text)
+    table::render(&lines, table::Align::Numbers)
 }
 
 fn scores(outcomes: &[CaseOutcome]) -> Vec<f64> {
     outcomes.iter().map(|o| o.score).collect()
-}
-
-fn param_value(outcome: &CaseOutcome, param: &str) -> Option<String> {
-    outcome
-        .params
-        .iter()
-        .find(|(name, _)| *name == param)
-        .map(|(_, value)| value.clone())
 }
 
 #[cfg(test)]

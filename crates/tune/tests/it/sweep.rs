@@ -109,3 +109,30 @@ fn bad_settings_are_refused_before_anything_plays() {
         assert!(output.stdout.is_empty(), "{args:?} played anyway");
     }
 }
+
+/// `--by` splits each row as a run's breakdown does (the same labels), and a parameter the
+/// cases lack is refused before anything plays.
+#[test]
+fn by_splits_the_rows_as_a_runs_breakdown_does() {
+    let sweep = |by: &str| {
+        Command::new(TUNE)
+            .args(["sweep", "tiles", "--seeds", "1-6", "--effort", "1"])
+            .args(["--time-limit", NO_HURRY, "--threads", "2", "--by", by])
+            .args(["--vary", "discard=0,1"])
+            .output()
+            .unwrap()
+    };
+    let output = sweep("N");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let header = stdout.lines().nth(1).expect("a header");
+    assert!(header.contains("N="), "{header}");
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    let refused = sweep("nosuch");
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("nosuch") && stderr.contains("they have: N"),
+        "{stderr}"
+    );
+}
