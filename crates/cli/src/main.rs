@@ -14,20 +14,19 @@ use marathon_core::{
     CLOCK_ENV, CaseId, CaseOutcome, ClockKind, Game, MemoryLimit, PlayConfig, Settings,
     SolveConfig, TIME_LIMIT_ENV, format_score, interrupt, parse_seed_set, process_tree,
 };
-use marathon_runner::history::{GameTotals, History, KeptRun, RunInfo};
+use marathon_runner::history::{GameTotals, History, RunInfo};
 use marathon_runner::record::CaseRecord;
 use marathon_runner::report::{self, BestScores, Summary};
 use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
+use marathon_runner::sinks::Sinks;
 use marathon_runner::{breakdown, files, load_note, run_report, table};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
 const TOUR_TIME_DIVISOR: u32 = 10;
-/// How often a run rewrites `--best` while it finds new bests (and once more at its end).
-const BEST_SAVE_INTERVAL: Duration = Duration::from_secs(1);
 
 #[derive(Parser)]
 #[command(
@@ -943,68 +942,6 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
     out.finish()
 }
 
-/// Where each finished case goes as it finishes: a line of `--json`, flushed, `--best`, and
-/// the kept run.
-struct Sinks {
-    json: Option<(PathBuf, File)>,
-    /// The first error writing `--json`; the run goes on and reports it at its end.
-    json_error: Option<String>,
-    best: Option<BestScores>,
-    best_saved: Instant,
-    best_changed: bool,
-    kept: Option<KeptRun>,
-    /// The first error keeping the run; reported at its end.
-    kept_error: Option<String>,
-    /// The part of the run played (`--shard`), written into every record.
-    shard: Option<Shard>,
-}
-
-impl Sinks {
-    /// Records one finished case; returns its relative score when best scores are kept.
-    fn record(&mut self, game: &dyn Game, outcome: &CaseOutcome) -> Option<f64> {
-        let relative = self.best.as_mut().map(|best| {
-            if best.merge(std::slice::from_ref(outcome), game.maximize()) > 0 {
-                self.best_changed = true;
-            }
-            best.relative(outcome, game.maximize())
-        });
-        let mut record = CaseRecord::new(game.legend(), outcome, relative);
-        record.shard = self.shard.map(|shard| shard.to_string());
-        let line = record.to_line();
-        if let (Some((path, file)), None) = (&mut self.json, &self.json_error)
-            && let Err(e) = file.write_all(format!("{line}\n").as_bytes())
-        {
-            let message = format!("cannot write {}: {e}", path.display());
-            let _ = writeln!(io::stderr(), "marathon: {message}");
-            self.json_error = Some(message);
-        }
-        if let (Some(kept), None) = (&mut self.kept, &self.kept_error)
-            && let Err(e) = kept.record(&line)
-        {
-            let message = format!("cannot keep the run in {}: {e}", kept.dir().display());
-            let _ = writeln!(io::stderr(), "marathon: {message}");
-            self.kept_error = Some(message);
-        }
-        if self.best_changed && self.best_saved.elapsed() >= BEST_SAVE_INTERVAL {
-            // Errors surface at the last save, at the end of the run.
-            let _ = self.save_best();
-        }
-        relative
-    }
-
-    fn save_best(&mut self) -> Result<(), String> {
-        if let Some(best) = &mut self.best
-            && self.best_changed
-        {
-            best.save()
-                .map_err(|e| format!("cannot write {}: {e}", best.path().display()))?;
-            self.best_changed = false;
-            self.best_saved = Instant::now();
-        }
-        Ok(())
-    }
-}
-
 fn play(args: PlayArgs) -> Result<(), Stop> {
     let tour = args.game.is_none();
     let selected = match &args.game {
@@ -1111,16 +1048,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
         },
         None => None,
     };
-    let mut sinks = Sinks {
-        json,
-        json_error: None,
-        best,
-        best_saved: Instant::now(),
-        best_changed: false,
-        kept,
-        kept_error: None,
-        shard: args.shard,
-    };
+    let mut sinks = Sinks::new(json, best, kept, args.shard);
     process_tree::adopt_orphans();
 
     let options = RunOptions {
@@ -1145,12 +1073,12 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             }
         })?;
         let outcomes = run.outcomes;
-        let relative: Option<Vec<f64>> = match sinks.best {
-            Some(_) => outcomes
+        let relative: Option<Vec<f64>> = match sinks.keeps_best() {
+            true => outcomes
                 .iter()
                 .map(|o| relatives.get(&o.case).copied())
                 .collect(),
-            None => None,
+            false => None,
         };
         if !tour && !args.summary_only {
             out.print(&report::case_table(
@@ -1198,23 +1126,15 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             out.print(&format!("{}\n", comparison.line(run.game, &earlier.name)));
         }
     }
-    if let Some(kept) = &mut sinks.kept {
-        let totals = runs
-            .iter()
-            .map(|run| GameTotals {
-                game: run.game.to_string(),
-                cases: run.summary.cases,
-                mean: run.summary.mean,
-            })
-            .collect();
-        let complete = interrupt::requested().is_none();
-        if let Err(e) = kept.finish(totals, complete) {
-            sinks.kept_error.get_or_insert(format!(
-                "cannot keep the run in {}: {e}",
-                kept.dir().display()
-            ));
-        }
-    }
+    let totals = runs
+        .iter()
+        .map(|run| GameTotals {
+            game: run.game.to_string(),
+            cases: run.summary.cases,
+            mean: run.summary.mean,
+        })
+        .collect();
+    sinks.finish_kept(totals, interrupt::requested().is_none());
     let mut errors = Vec::new();
     if let (Some(path), Some((_, config, _))) = (&args.report, plans.first()) {
         let command: Vec<String> = std::env::args().collect();
@@ -1263,11 +1183,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
              `marathon play GAME --seeds 1-100` for the real thing)\n"
         ));
     }
-    errors.extend(sinks.json_error.take());
-    errors.extend(sinks.kept_error.take());
-    if let Err(e) = sinks.save_best() {
-        errors.push(e);
-    }
+    errors.extend(sinks.finish());
     let printed = out.finish();
     if !errors.is_empty() {
         return Err(Stop::Output(errors.join("; ")));

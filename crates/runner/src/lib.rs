@@ -12,4 +12,5 @@ pub mod report;
 pub mod run_report;
 pub mod runner;
 pub mod select;
+pub mod sinks;
 pub mod table;
