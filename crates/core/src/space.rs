@@ -46,7 +46,7 @@ pub enum Values<'a> {
     I32(&'a mut [i32]),
 }
 
-impl Values<'_> {
+impl<'a> Values<'a> {
     pub fn len(&self) -> usize {
         match self {
             Values::I8(values) => values.len(),
@@ -82,6 +82,32 @@ impl Values<'_> {
         match self {
             Values::I8(values) => i32::from(values[index]),
             Values::I32(values) => values[index],
+        }
+    }
+
+    /// Elements `start..start + len`, as a buffer of their own (one environment's part of a
+    /// batch's array).
+    pub fn part(&mut self, start: usize, len: usize) -> Values<'_> {
+        match self {
+            Values::I8(values) => Values::I8(&mut values[start..start + len]),
+            Values::I32(values) => Values::I32(&mut values[start..start + len]),
+        }
+    }
+
+    /// The first `len` elements, taken off the front: what is left stays in `self` (a batch's
+    /// array cut into the parts its threads fill).
+    pub fn take_front(&mut self, len: usize) -> Values<'a> {
+        match self {
+            Values::I8(values) => {
+                let (front, back) = std::mem::take(values).split_at_mut(len);
+                *values = back;
+                Values::I8(front)
+            }
+            Values::I32(values) => {
+                let (front, back) = std::mem::take(values).split_at_mut(len);
+                *values = back;
+                Values::I32(front)
+            }
         }
     }
 }

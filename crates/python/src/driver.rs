@@ -51,7 +51,7 @@ pub fn games() -> Vec<&'static str> {
     marathon_games::names()
 }
 
-const NO_GAME: &str = "no game: call reset() first";
+pub(crate) const NO_GAME: &str = "no game: call reset() first";
 
 impl Driver {
     /// The game's name (`linez`).
@@ -165,6 +165,11 @@ impl Driver {
     /// refused (no time penalty: the player's time is not counted here).
     pub fn score(&self) -> f64 {
         self.score
+    }
+
+    /// Whether a case was started ([`Driver::reset`]).
+    pub fn started(&self) -> bool {
+        self.play.is_some()
     }
 
     /// The game is over (ended by the rules or by a refused action), or not started.

@@ -6,3 +6,4 @@ pub mod driver;
 #[cfg(feature = "python")]
 mod module;
 pub mod runs;
+pub mod vector;
