@@ -10,6 +10,11 @@ Importing the package registers one Gymnasium environment per game, ``marathon/L
     import gymnasium, marathon_games
     env = gymnasium.make("marathon/Linez-v0")
     observation, info = env.reset(seed=7)   # the case of `marathon play linez --seeds 7`
+
+and, as each id's ``vector_entry_point``, a native vector environment stepped in Rust (see
+:mod:`marathon_games.vector`)::
+
+    envs = gymnasium.make_vec("marathon/Tiles-v0", num_envs=1024)
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Union
 from marathon_games import _core, _progress
 from marathon_games._core import games as _games
 from marathon_games.env import MarathonEnv, env_id, register_all
+from marathon_games.vector import MarathonVectorEnv
 
-__all__ = ["MarathonEnv", "check", "env_id", "games", "play", "seeds"]
+__all__ = ["MarathonEnv", "MarathonVectorEnv", "check", "env_id", "games", "play", "seeds"]
 
 Seeds = Union[str, int, Sequence[int]]
 

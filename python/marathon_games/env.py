@@ -30,6 +30,16 @@ from marathon_games._core import Core
 MAX_SEED = 2**64 - 1
 
 
+def observation_space(fields: list[tuple[str, list[int], str, int, int]]) -> spaces.Dict:
+    """The ``Dict`` space of the extension's fields ``(name, shape, dtype, low, high)``."""
+    return spaces.Dict(
+        {
+            name: spaces.Box(low=low, high=high, shape=tuple(shape), dtype=np.dtype(dtype))
+            for name, shape, dtype, low, high in fields
+        }
+    )
+
+
 def env_id(game: str) -> str:
     """The Gymnasium id of ``game``: ``marathon/Linez-v0`` for ``linez``."""
     return f"marathon/{game.capitalize()}-v0"
@@ -48,12 +58,7 @@ class MarathonEnv(gymnasium.Env):
         self._core = Core(game)
         self.game: str = self._core.game
         self.action_space = spaces.Discrete(self._core.actions)
-        self.observation_space = spaces.Dict(
-            {
-                name: spaces.Box(low=low, high=high, shape=tuple(shape), dtype=np.dtype(dtype))
-                for name, shape, dtype, low, high in self._core.fields()
-            }
-        )
+        self.observation_space = observation_space(self._core.fields())
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -103,7 +108,8 @@ class MarathonEnv(gymnasium.Env):
 
 
 def register_all() -> None:
-    """Registers every game's environment with Gymnasium (once)."""
+    """Registers every game's environment with Gymnasium (once), the native vector environment
+    as its ``vector_entry_point``."""
     from marathon_games._core import games
 
     for game in games():
@@ -112,5 +118,6 @@ def register_all() -> None:
             gymnasium.register(
                 id=name,
                 entry_point="marathon_games.env:MarathonEnv",
+                vector_entry_point="marathon_games.vector:MarathonVectorEnv",
                 kwargs={"game": game},
             )

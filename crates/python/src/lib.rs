@@ -7,3 +7,5 @@ pub mod driver;
 mod module;
 pub mod runs;
 pub mod vector;
+#[cfg(feature = "python")]
+mod vector_module;

@@ -406,6 +406,7 @@ const SIGINT: i32 = 2;
 #[pyo3(name = "_core")]
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Core>()?;
+    crate::vector_module::register(module)?;
     module.add_function(wrap_pyfunction!(games, module)?)?;
     module.add_function(wrap_pyfunction!(seeds, module)?)?;
     module.add_function(wrap_pyfunction!(check, module)?)?;
