@@ -12,7 +12,10 @@ plays for the same case and actions.
   seed each; without a seed, ``s`` is drawn from ``np_random``. Each later game of a
   sub-environment (started by the autoreset) plays the seed ``num_envs`` above its last, so the
   batch plays the consecutive seeds ``s, s+1, s+2, ...``; ``info["seed"]`` says which.
-  ``options={"group": G}`` as the single environment (solitaire's case group).
+  ``options={"group": G}`` as the single environment (solitaire's case group). With
+  ``repeat_cases=True`` each sub-environment plays its reset's case again and again (a copy: not
+  dealt again, which matters for reversi, whose cases take a genetic algorithm to deal, about
+  0.3 s each); a seed given to several sub-environments is dealt once.
 - Autoreset (Gymnasium 1.x's modes; ``autoreset_mode=``): ``SAME_STEP`` (the default) starts the
   next game in the step that ended one, so every observation and ``action_mask`` returned
   belongs to a game in play, and a mask can always be sampled; the ended game's last
@@ -67,6 +70,7 @@ class MarathonVectorEnv(VectorEnv):
         threads: Optional[int] = None,
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.SAME_STEP,
         copy: bool = True,
+        repeat_cases: bool = False,
         render_mode: Optional[str] = None,
     ) -> None:
         if render_mode is not None:
@@ -79,7 +83,10 @@ class MarathonVectorEnv(VectorEnv):
         if threads is None:
             threads = min(num_envs, _cores())
         single = Core(game)
-        self._core = VectorCore(game, num_envs, int(threads), mode == AutoresetMode.NEXT_STEP)
+        self._core = VectorCore(
+            game, num_envs, int(threads), mode == AutoresetMode.NEXT_STEP, repeat_cases
+        )
+        self.repeat_cases = repeat_cases
         self.game: str = single.game
         self.num_envs = num_envs
         self.threads = int(threads)

@@ -204,3 +204,17 @@ def test_refused_actions_end_the_game_and_say_why() -> None:
     assert info["_invalid"].tolist() == [False, True]
     assert "A1A1" in info["invalid"][1] and info["invalid"][0] is None
     assert info["final_info"]["_score"].tolist() == [False, True]
+
+
+def test_repeated_cases_start_their_case_again() -> None:
+    envs = marathon_games.MarathonVectorEnv("tiles", 2, repeat_cases=True)
+    start, info = envs.reset(seed=[3, 3])
+    np.testing.assert_array_equal(start["board"][0], start["board"][1])
+    rng = np.random.default_rng(2)
+    ended = 0
+    while ended < 3:
+        observation, _, terminated, _, info = envs.step(masked_random(info["action_mask"], rng))
+        for i in np.flatnonzero(terminated):
+            ended += 1
+            assert info["seed"][i] == 3 and info["final_info"]["seed"][i] == 3
+            np.testing.assert_array_equal(observation["board"][i], start["board"][i])

@@ -88,6 +88,15 @@ impl Driver {
         Ok(())
     }
 
+    /// Starts the case `other` last started (a copy: nothing is dealt), if it started one.
+    pub fn reset_as(&mut self, other: &Driver) {
+        if let Some(start) = &other.start {
+            self.score = start.score();
+            self.play = Some(start.boxed_clone());
+            self.start = Some(start.boxed_clone());
+        }
+    }
+
     /// The action number of `index`, checked against the space.
     fn index(&self, index: i64) -> Result<usize, String> {
         usize::try_from(index)

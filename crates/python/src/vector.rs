@@ -7,7 +7,9 @@
 //! Cases: [`VectorDriver::reset`] gives sub-environment `i` case seed `seeds[i]`; each later
 //! game of it, started by the autoreset, plays the seed `envs` above its last (wrapping at
 //! 2^64), so that a batch reset with seeds `s, s+1, ..., s+envs-1` plays the consecutive seeds
-//! `s, s+1, s+2, ...`, each once, as `marathon play --seeds` numbers them.
+//! `s, s+1, s+2, ...`, each once, as `marathon play --seeds` numbers them. Or, with
+//! [`VectorDriver::repeating_cases`], each sub-environment plays its reset's case again and
+//! again (a copy, not dealt again: reversi's cases take a genetic algorithm to deal).
 //!
 //! Autoreset, in Gymnasium 1.x's terms: [`Autoreset::SameStep`] starts the next game in the
 //! step that ended one (the ended game's last observation, score and seed go to the `last_*`
@@ -159,6 +161,9 @@ pub struct VectorDriver {
     autoreset: Autoreset,
     /// The case group of every sub-environment (`None`: the game's default).
     group: Option<u32>,
+    /// Each sub-environment's autoreset starts its case again (see
+    /// [`VectorDriver::repeating_cases`]).
+    repeat_cases: bool,
     /// `None` with one thread: the batch is stepped on the caller's.
     pool: Option<rayon::ThreadPool>,
     /// Sub-environments per task: a few tasks per thread, so that a thread whose games cost
@@ -215,9 +220,18 @@ impl VectorDriver {
             actions,
             autoreset,
             group: None,
+            repeat_cases: false,
             pool,
             chunk: envs.div_ceil(threads * 4).max(1),
         })
+    }
+
+    /// With `repeat`, each sub-environment's autoreset starts the case it played again (a
+    /// copy: nothing is dealt again) instead of the seed `envs` above: a fixed set of cases to
+    /// train on, the reset's seeds (a seed given several times is dealt once).
+    pub fn repeating_cases(mut self, repeat: bool) -> Self {
+        self.repeat_cases = repeat;
+        self
     }
 
     /// The number of sub-environments.
@@ -271,11 +285,34 @@ impl VectorDriver {
         let game = marathon_games::find(self.slots[0].driver.name()).expect("registered");
         marathon_games::seed_case(game, 0, group)?;
         self.group = group;
-        self.run(seeds, out, |slot, &seed, out, env, ctx| {
-            slot.seed = seed;
+        // Each case is dealt once (a reversi case takes a genetic algorithm), in parallel; a
+        // seed given again starts a copy of its first sub-environment's case.
+        let mut firsts = std::collections::HashMap::new();
+        let first: Vec<usize> = (0..seeds.len())
+            .map(|env| *firsts.entry(seeds[env]).or_insert(env))
+            .collect();
+        let dealt = |(env, slot): (usize, &mut Slot)| -> Result<(), String> {
+            slot.seed = seeds[env];
             slot.due = false;
             slot.invalid = None;
-            slot.driver.reset(seed, ctx.group)?;
+            if first[env] == env {
+                slot.driver.reset(seeds[env], group)?;
+            }
+            Ok(())
+        };
+        match &self.pool {
+            None => self.slots.iter_mut().enumerate().try_for_each(dealt)?,
+            Some(pool) => {
+                pool.install(|| self.slots.par_iter_mut().enumerate().try_for_each(dealt))?
+            }
+        }
+        for env in 0..self.slots.len() {
+            if first[env] != env {
+                let (before, after) = self.slots.split_at_mut(env);
+                after[0].driver.reset_as(&before[first[env]].driver);
+            }
+        }
+        self.run(seeds, out, |slot, _, out, env, ctx| {
             out.reward[env] = 0.0;
             out.terminated[env] = false;
             out.invalid[env] = false;
@@ -315,7 +352,7 @@ impl VectorDriver {
             if slot.due {
                 // Next-step autoreset: this step starts the next game.
                 slot.due = false;
-                slot.seed = slot.seed.wrapping_add(ctx.envs as u64);
+                slot.seed = ctx.next_seed(slot.seed);
                 slot.driver.reset(slot.seed, ctx.group)?;
                 out.reward[env] = 0.0;
                 out.terminated[env] = false;
@@ -333,7 +370,7 @@ impl VectorDriver {
                     Autoreset::NextStep => slot.due = true,
                     Autoreset::SameStep => {
                         out.write_last(env, slot, ctx.fields);
-                        slot.seed = slot.seed.wrapping_add(ctx.envs as u64);
+                        slot.seed = ctx.next_seed(slot.seed);
                         slot.driver.reset(slot.seed, ctx.group)?;
                     }
                 }
@@ -357,6 +394,7 @@ impl VectorDriver {
             envs: self.slots.len(),
             group: self.group,
             autoreset: self.autoreset,
+            repeat_cases: self.repeat_cases,
         };
         let chunk = self.chunk;
         let task = |(slots, inputs, mut out): (&mut [Slot], &[T], Batch<'_>)| {
@@ -396,6 +434,18 @@ struct Context {
     envs: usize,
     group: Option<u32>,
     autoreset: Autoreset,
+    repeat_cases: bool,
+}
+
+impl Context {
+    /// The seed of a sub-environment's next game after one of seed `seed`.
+    fn next_seed(&self, seed: u64) -> u64 {
+        if self.repeat_cases {
+            seed
+        } else {
+            seed.wrapping_add(self.envs as u64)
+        }
+    }
 }
 
 /// Owned arrays for a [`VectorDriver`]'s batches: for Rust callers (tests, the bench); Python
@@ -675,6 +725,51 @@ mod tests {
             "{name} seed {}: a finished game",
             game.seed
         );
+    }
+
+    #[test]
+    fn repeated_cases_start_again_and_a_seed_given_twice_is_the_same_case() {
+        let mut vector = VectorDriver::new("reversi", 3, 2, Autoreset::SameStep)
+            .expect("a vector")
+            .repeating_cases(true);
+        let mut arrays = Arrays::new(&vector);
+        vector
+            .reset(&[8, 9, 8], None, arrays.batch())
+            .expect("a reset");
+        let fields = vector.fields();
+        let starts: Vec<_> = (0..3)
+            .map(|env| observation_of(&arrays.observation, fields, env))
+            .collect();
+        assert_eq!(starts[0], starts[2]);
+        assert_ne!(starts[0], starts[1]);
+        let actions = vector.actions();
+        let mut ended = [0; 3];
+        for _ in 0..10_000 {
+            if ended.iter().all(|&n| n >= 2) {
+                break;
+            }
+            let chosen: Vec<i64> = arrays
+                .mask
+                .chunks(actions)
+                .map(|mask| {
+                    mask.iter()
+                        .position(|&m| m == 1)
+                        .expect("an allowed action") as i64
+                })
+                .collect();
+            vector.step(&chosen, arrays.batch()).expect("a step");
+            for env in 0..3 {
+                if arrays.terminated[env] {
+                    ended[env] += 1;
+                    assert_eq!(arrays.seed[env], arrays.last_seed[env]);
+                    assert_eq!(
+                        observation_of(&arrays.observation, fields, env),
+                        starts[env]
+                    );
+                }
+            }
+        }
+        assert!(ended.iter().all(|&n| n >= 2), "games ended: {ended:?}");
     }
 
     #[test]

@@ -152,21 +152,26 @@ impl VectorCore {
 #[pymethods]
 impl VectorCore {
     /// `envs` sub-environments of `game` stepped by `threads` threads, with same-step autoreset
-    /// or, if `next_step`, next-step autoreset.
+    /// or, if `next_step`, next-step autoreset; with `repeat_cases`, each plays its reset's case
+    /// again and again.
     #[new]
+    #[pyo3(signature = (game, envs, threads, next_step=false, repeat_cases=false))]
     fn new(
         py: Python<'_>,
         game: &str,
         envs: usize,
         threads: usize,
         next_step: bool,
+        repeat_cases: bool,
     ) -> PyResult<Self> {
         let autoreset = if next_step {
             Autoreset::NextStep
         } else {
             Autoreset::SameStep
         };
-        let vector = VectorDriver::new(game, envs, threads, autoreset).map_err(value_error)?;
+        let vector = VectorDriver::new(game, envs, threads, autoreset)
+            .map_err(value_error)?
+            .repeating_cases(repeat_cases);
         let arrays = || {
             vector
                 .fields()

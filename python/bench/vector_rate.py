@@ -1,0 +1,130 @@
+"""Steps per second of random masked play in batches, per game and way, in one run.
+
+For each game: the native vector environment (``MarathonVectorEnv``, ``copy=False``) with 1 and
+2 threads, and Gymnasium's ``SyncVectorEnv`` over the single environment; for reference,
+EnvPool's CartPole-v1 (a near-free environment: the cost of vectorization alone) at the same
+batch and threads, when EnvPool is installed (a bench-only dependency: ``pip install envpool``).
+The actions are drawn in numpy from the batched ``action_mask`` (see :func:`masked_random`),
+inside the timed loop. Each game restarts at its seeds' end with the autoreset (same-step).
+
+    python bench/vector_rate.py [--seconds 3] [--envs 1024] [--games tiles,linez]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Callable
+
+import gymnasium
+import numpy as np
+
+import marathon_games
+
+#: Candidates drawn per row before the slow path (see masked_random).
+TRIES = 32
+
+
+def masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random allowed action per row of ``mask`` (batch x actions, int8).
+
+    Rejection sampling, vectorized: ``TRIES`` uniform candidates per row, the first allowed one
+    taken (uniform among the allowed); a row where none was allowed (rare unless few actions
+    are) draws from its allowed list. A row that allows nothing gets action 0. This reads
+    ``batch x TRIES`` mask entries instead of the whole mask (linez: 6,561 a row)."""
+    allowed = mask.view(np.bool_)
+    rows, actions = allowed.shape
+    candidates = rng.integers(0, actions, size=(rows, TRIES))
+    index = np.arange(rows)
+    hit = allowed[index[:, None], candidates]
+    first = hit.argmax(axis=1)
+    chosen = candidates[index, first]
+    for row in np.flatnonzero(~hit[index, first]):
+        legal = np.flatnonzero(allowed[row])
+        chosen[row] = legal[rng.integers(len(legal))] if len(legal) else 0
+    return chosen
+
+
+def timed(step: Callable[[], None], seconds: float, batch: int) -> float:
+    """Steps a second of ``step`` (``batch`` steps a call) over about ``seconds``."""
+    step()  # warm up
+    calls = 0
+    began = time.perf_counter()
+    while True:
+        step()
+        calls += 1
+        elapsed = time.perf_counter() - began
+        if elapsed >= seconds:
+            return calls * batch / elapsed
+
+
+def native(game: str, envs: int, threads: int, seconds: float) -> float:
+    vector = marathon_games.MarathonVectorEnv(game, envs, threads=threads, copy=False)
+    _, info = vector.reset(seed=1)
+    rng = np.random.default_rng(1)
+    mask = info["action_mask"]
+
+    def step() -> None:
+        vector.step(masked_random(mask, rng))
+
+    return timed(step, seconds, envs)
+
+
+def sync(game: str, envs: int, seconds: float) -> float:
+    vector = gymnasium.make_vec(
+        marathon_games.env_id(game),
+        num_envs=envs,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP, "copy": False},
+    )
+    _, info = vector.reset(seed=1)
+    rng = np.random.default_rng(1)
+    state = {"mask": info["action_mask"]}
+
+    def step() -> None:
+        _, _, _, _, infos = vector.step(masked_random(state["mask"], rng))
+        state["mask"] = infos["action_mask"]
+
+    return timed(step, seconds, envs)
+
+
+def envpool_cartpole(envs: int, threads: int, seconds: float) -> float | None:
+    try:
+        import envpool
+    except ImportError:
+        return None
+    pool = envpool.make(
+        "CartPole-v1", env_type="gymnasium", num_envs=envs, batch_size=envs, num_threads=threads, seed=1
+    )
+    pool.reset()
+    rng = np.random.default_rng(1)
+
+    def step() -> None:
+        pool.step(rng.integers(0, 2, size=envs, dtype=np.int32))
+
+    return timed(step, seconds, envs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measure")
+    parser.add_argument("--envs", type=int, default=1024, help="batch size")
+    parser.add_argument("--games", default=",".join(marathon_games.games()))
+    parser.add_argument("--sync-envs", type=int, default=None, help="batch of SyncVectorEnv (default: --envs)")
+    args = parser.parse_args()
+    sync_envs = args.sync_envs or args.envs
+    print(f"batch {args.envs} (SyncVectorEnv {sync_envs}), {args.seconds:g} s a measure; steps/s")
+    cartpole = {threads: envpool_cartpole(args.envs, threads, args.seconds) for threads in (1, 2)}
+    for threads, rate in cartpole.items():
+        print(f"{'envpool CartPole-v1':<20} {threads} thread(s) {rate:>12,.0f}" if rate else "envpool: not installed")
+    print(f"{'game':<10} {'native 1':>12} {'native 2':>12} {'sync':>10} {'2/1':>5} {'2 / envpool 2':>14}")
+    for game in args.games.split(","):
+        one = native(game, args.envs, 1, args.seconds)
+        two = native(game, args.envs, 2, args.seconds)
+        by_sync = sync(game, sync_envs, args.seconds)
+        ratio = f"{two / cartpole[2]:.2f}" if cartpole[2] else "-"
+        print(f"{game:<10} {one:>12,.0f} {two:>12,.0f} {by_sync:>10,.0f} {two / one:>5.2f} {ratio:>14}")
+
+
+if __name__ == "__main__":
+    main()
