@@ -5,7 +5,10 @@ For each game: the native vector environment (``MarathonVectorEnv``, ``copy=Fals
 EnvPool's CartPole-v1 (a near-free environment: the cost of vectorization alone) at the same
 batch and threads, when EnvPool is installed (a bench-only dependency: ``pip install envpool``).
 The actions are drawn in numpy from the batched ``action_mask`` (see :func:`masked_random`),
-inside the timed loop. Each game restarts at its seeds' end with the autoreset (same-step).
+inside the timed loop. Each sub-environment plays its first case again at each end (same-step
+autoreset; ``repeat_cases=True``, and for ``SyncVectorEnv`` a wrapper that resets with the same
+seed), as ``step_rate.py`` restarts case 1: dealing a new case is not what is measured (a
+reversi case takes a genetic algorithm, about 0.3 s).
 
     python bench/vector_rate.py [--seconds 3] [--envs 1024] [--games tiles,linez]
 """
@@ -21,25 +24,34 @@ import numpy as np
 
 import marathon_games
 
-#: Candidates drawn per row before the slow path (see masked_random).
-TRIES = 32
+#: Candidates drawn per row in the first round; each later round draws eight times more for the
+#: rows still without an allowed one.
+TRIES = 16
 
 
 def masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random allowed action per row of ``mask`` (batch x actions, int8).
 
-    Rejection sampling, vectorized: ``TRIES`` uniform candidates per row, the first allowed one
-    taken (uniform among the allowed); a row where none was allowed (rare unless few actions
-    are) draws from its allowed list. A row that allows nothing gets action 0. This reads
-    ``batch x TRIES`` mask entries instead of the whole mask (linez: 6,561 a row)."""
+    Rejection sampling, vectorized: uniform candidates per row, the first allowed one taken
+    (uniform among the allowed), in rounds of more candidates for the rows still without one;
+    after three rounds a row draws from its allowed list. A row that allows nothing gets action
+    0. This reads a few mask entries a row instead of the whole mask (linez: 6,561 a row)."""
     allowed = mask.view(np.bool_)
     rows, actions = allowed.shape
-    candidates = rng.integers(0, actions, size=(rows, TRIES))
-    index = np.arange(rows)
-    hit = allowed[index[:, None], candidates]
-    first = hit.argmax(axis=1)
-    chosen = candidates[index, first]
-    for row in np.flatnonzero(~hit[index, first]):
+    chosen = np.zeros(rows, dtype=np.int64)
+    left = np.arange(rows)
+    tries = TRIES
+    for _ in range(3):
+        candidates = rng.integers(0, actions, size=(len(left), tries))
+        hit = allowed[left[:, None], candidates]
+        first = hit.argmax(axis=1)
+        found = hit[np.arange(len(left)), first]
+        chosen[left[found]] = candidates[np.arange(len(left)), first][found]
+        left = left[~found]
+        if not len(left):
+            return chosen
+        tries *= 8
+    for row in left:
         legal = np.flatnonzero(allowed[row])
         chosen[row] = legal[rng.integers(len(legal))] if len(legal) else 0
     return chosen
@@ -59,7 +71,7 @@ def timed(step: Callable[[], None], seconds: float, batch: int) -> float:
 
 
 def native(game: str, envs: int, threads: int, seconds: float) -> float:
-    vector = marathon_games.MarathonVectorEnv(game, envs, threads=threads, copy=False)
+    vector = marathon_games.MarathonVectorEnv(game, envs, threads=threads, copy=False, repeat_cases=True)
     _, info = vector.reset(seed=1)
     rng = np.random.default_rng(1)
     mask = info["action_mask"]
@@ -70,12 +82,24 @@ def native(game: str, envs: int, threads: int, seconds: float) -> float:
     return timed(step, seconds, envs)
 
 
+class SameCase(gymnasium.Wrapper):
+    """Resets with the first reset's seed again (the autoreset passes none)."""
+
+    seed: int | None = None
+
+    def reset(self, *, seed=None, options=None):  # type: ignore[no-untyped-def]
+        if seed is not None:
+            self.seed = seed
+        return self.env.reset(seed=self.seed, options=options)
+
+
 def sync(game: str, envs: int, seconds: float) -> float:
     vector = gymnasium.make_vec(
         marathon_games.env_id(game),
         num_envs=envs,
         vectorization_mode="sync",
         vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP, "copy": False},
+        wrappers=[SameCase],
     )
     _, info = vector.reset(seed=1)
     rng = np.random.default_rng(1)

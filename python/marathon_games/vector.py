@@ -182,9 +182,12 @@ class MarathonVectorEnv(VectorEnv):
             infos["_invalid"] = self._invalid.copy()
         if self.autoreset_mode == AutoresetMode.SAME_STEP and self._terminated.any():
             ended = self._terminated.copy()
+            rows = np.flatnonzero(ended)
+            # One copy of the ended rows per field; each dict holds views into it.
+            copied = {name: array[rows] for name, array in self._last_observation.items()}
             final_obs = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(ended):
-                final_obs[i] = {name: array[i].copy() for name, array in self._last_observation.items()}
+            for k, i in enumerate(rows):
+                final_obs[i] = {name: array[k] for name, array in copied.items()}
             infos["final_obs"] = final_obs
             infos["_final_obs"] = ended
             infos["final_info"] = {

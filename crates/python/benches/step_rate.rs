@@ -6,14 +6,20 @@
 //! - `driver/GAME`: what the Python environment asks of Rust per step: the action mask, every
 //!   observation array and the step, through the driver (no Python).
 //!
+//! - `vector/GAME/THREADS`: a batch of [`VECTOR_ENVS`] steps of the vector driver (the Python
+//!   vector environment's engine) on 1 and 2 threads, random allowed actions chosen in the
+//!   timed loop, every result written into its arrays, each sub-environment's case started
+//!   again at its end (`repeating_cases`); the throughput is in steps.
+//!
 //! `cargo bench -p marathon-python --bench step_rate`; a step's time t gives 1/t steps a second.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use marathon_core::env::{Environment, Turn};
 use marathon_core::rng::FastRng;
 use marathon_core::space::{Buffer, Dtype, Spaces};
 use marathon_core::{CaseId, GameSpec};
 use marathon_python::driver;
+use marathon_python::vector::{Arrays, Autoreset, VectorDriver};
 
 /// The case each game plays (the Python benchmark plays the same).
 const SEED: u64 = 1;
@@ -77,6 +83,47 @@ fn bench_driver(c: &mut Criterion, name: &str) {
     });
 }
 
+/// The batch of the vector benches.
+const VECTOR_ENVS: usize = 256;
+
+/// One batch of `name`'s vector driver on `threads` threads.
+fn bench_vector(c: &mut Criterion, name: &str, threads: usize) {
+    let mut group = c.benchmark_group("vector");
+    group.throughput(Throughput::Elements(VECTOR_ENVS as u64));
+    group.bench_function(format!("{name}/{threads}"), |b| {
+        // Set up here, where only a bench the filter selects gets: dealing 256 reversi cases
+        // takes a minute.
+        let mut vector = VectorDriver::new(name, VECTOR_ENVS, threads, Autoreset::SameStep)
+            .expect("a vector")
+            .repeating_cases(true);
+        let mut arrays = Arrays::new(&vector);
+        let seeds: Vec<u64> = (0..VECTOR_ENVS as u64).map(|i| SEED + i).collect();
+        vector.reset(&seeds, None, arrays.batch()).expect("a reset");
+        let actions = vector.actions();
+        let mut rng = FastRng::new(SEED);
+        let mut chosen = vec![0i64; VECTOR_ENVS];
+        b.iter(|| {
+            for (action, mask) in chosen.iter_mut().zip(arrays.mask.chunks(actions)) {
+                *action = random_allowed(mask, &mut rng);
+            }
+            vector.step(&chosen, arrays.batch()).expect("allowed actions");
+        })
+    });
+    group.finish();
+}
+
+/// A uniformly random allowed action of `mask` (rejection, then the list of allowed ones).
+fn random_allowed(mask: &[i8], rng: &mut FastRng) -> i64 {
+    for _ in 0..32 {
+        let index = rng.below(mask.len() as u32) as usize;
+        if mask[index] == 1 {
+            return index as i64;
+        }
+    }
+    let allowed: Vec<usize> = (0..mask.len()).filter(|&i| mask[i] == 1).collect();
+    allowed[rng.below(allowed.len() as u32) as usize] as i64
+}
+
 fn step_rates(c: &mut Criterion) {
     bench_env(c, &marathon_linez::LINEZ);
     bench_env(c, &marathon_tiles::TILES);
@@ -85,6 +132,11 @@ fn step_rates(c: &mut Criterion) {
     bench_env(c, &marathon_solitaire::SOLITAIRE);
     for name in marathon_games::names() {
         bench_driver(c, name);
+    }
+    for name in marathon_games::names() {
+        for threads in [1, 2] {
+            bench_vector(c, name, threads);
+        }
     }
 }
 
