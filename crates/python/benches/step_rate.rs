@@ -106,7 +106,9 @@ fn bench_vector(c: &mut Criterion, name: &str, threads: usize) {
             for (action, mask) in chosen.iter_mut().zip(arrays.mask.chunks(actions)) {
                 *action = random_allowed(mask, &mut rng);
             }
-            vector.step(&chosen, arrays.batch()).expect("allowed actions");
+            vector
+                .step(&chosen, arrays.batch())
+                .expect("allowed actions");
         })
     });
     group.finish();
