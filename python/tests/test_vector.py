@@ -218,3 +218,13 @@ def test_repeated_cases_start_their_case_again() -> None:
             ended += 1
             assert info["seed"][i] == 3 and info["final_info"]["seed"][i] == 3
             np.testing.assert_array_equal(observation["board"][i], start["board"][i])
+
+
+def test_make_vec_passes_the_keywords_on() -> None:
+    envs = gymnasium.make_vec(
+        "marathon/Tiles-v0", num_envs=3, threads=1, autoreset_mode=NEXT, copy=False, repeat_cases=True
+    )
+    assert (envs.num_envs, envs.threads, envs.autoreset_mode, envs.copy, envs.repeat_cases) == (3, 1, NEXT, False, True)
+    assert envs.metadata["autoreset_mode"] == NEXT
+    synced = gymnasium.make_vec("marathon/Tiles-v0", num_envs=2, vectorization_mode="sync")
+    assert isinstance(synced, gymnasium.vector.SyncVectorEnv), "the other modes stay available"
