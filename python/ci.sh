@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's checks, run by ./test.sh after the Rust tests: the bindings' own lints, then
-# a virtualenv with maturin, gymnasium, numpy, ray, optuna and pytest from the package index, the
+# a virtualenv with maturin, gymnasium, numpy, ray, optuna and pytest from the package index
+# (and jax, optax and matplotlib, about 400 MB, for the learning example's smoke run), the
 # package built from this checkout and installed (`pip install ./python`), and its tests, which
 # compare with the `marathon` binary. The Ray tests run in a network namespace of their own: a
 # local Ray cluster binds the machine's interface, not loopback.
@@ -15,7 +16,7 @@ cd "$root"
 venv="$root/target/python-ci-venv"
 stage() { printf '\n== python: %s\n' "$*"; }
 
-stage "virtualenv $venv (maturin gymnasium numpy pytest ray optuna)"
+stage "virtualenv $venv (maturin gymnasium numpy pytest ray optuna jax optax matplotlib)"
 # A virtualenv is not relocatable: its scripts (pip, pytest, maturin) start the interpreter by
 # the absolute path it was made at. One copied with target/ from another checkout would install
 # into that checkout's: make a new one.
@@ -27,7 +28,8 @@ fi
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 # As if activated: maturin's build hook runs `maturin` from the PATH.
 export PATH="$venv/bin:$PATH"
-"$venv/bin/pip" install --quiet --disable-pip-version-check maturin gymnasium numpy pytest ray optuna
+"$venv/bin/pip" install --quiet --disable-pip-version-check maturin gymnasium numpy pytest ray optuna \
+    jax optax matplotlib
 
 stage "build and install the package (pip install ./python, dev profile)"
 # Without build isolation pip uses the maturin just installed instead of fetching another.

@@ -96,6 +96,8 @@ pub trait Game: Sync {
     /// The case at the player's first decision, to be played by any driver ([`CaseInPlay`]);
     /// with `record`, its replay is kept. An error says what is wrong with the case id.
     fn start(&self, case: &CaseId, record: bool) -> Result<Box<dyn CaseInPlay>, PlayError>;
+    /// The player's side of a new game, if the game has one ([`crate::Follower`]).
+    fn follower(&self) -> Option<Box<dyn crate::Follower>>;
 }
 
 /// What a caller asked wrongly of [`Game::play`] (a usage error, not a player's failure).
@@ -310,6 +312,10 @@ impl<G: GameSpec> Game for G {
             Ok(play) => Ok(Box::new(play)),
             Err(reason) => Err(PlayError::no_such_case(case, reason)),
         }
+    }
+
+    fn follower(&self) -> Option<Box<dyn crate::Follower>> {
+        GameSpec::follower(self)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod clock;
 pub mod cpu;
 pub mod endpoint;
 pub mod env;
+pub mod follow;
 pub mod game;
 pub mod in_play;
 pub mod input;
@@ -34,6 +35,7 @@ pub use endpoint::{
     CLOCK_ENV, Endpoint, Failure, Limits, MEMORY_LIMIT_ENV, StderrMode, TIME_LIMIT_ENV,
 };
 pub use env::{Environment, Turn};
+pub use follow::Follower;
 pub use game::{Game, PlayError, Replayed, Transcript, spawn_recorded_player, start_player};
 pub use in_play::{CaseInPlay, InPlay, Refusal};
 pub use legend::{Figure, Legend, Param, ParamKind, Term, format_fixed, format_total};

@@ -76,6 +76,11 @@ pub trait GameSpec: Clone + Send + Sync + 'static {
     fn settings(&self, player: &str, given: &Settings) -> Result<Vec<Setting>, String> {
         given.apply(player, &mut []).map(|()| Vec::new())
     }
+    /// The player's side of a new game, for programs that choose by the environment's
+    /// observation ([`crate::Follower`]); `None` (the default) where the game has none yet.
+    fn follower(&self) -> Option<Box<dyn crate::Follower>> {
+        None
+    }
     /// The case at its start; an error says what is wrong with the case id.
     fn environment(&self, case: &CaseId) -> Result<Self::Env, String>;
     /// The case's result once its game is over or failed: the official score (the contest's

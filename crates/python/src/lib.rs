@@ -4,6 +4,8 @@
 
 pub mod driver;
 #[cfg(feature = "python")]
+mod follow_module;
+#[cfg(feature = "python")]
 mod module;
 pub mod runs;
 pub mod vector;

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 use marathon_core::interrupt;
-use marathon_core::space::{Dtype, Values};
+use marathon_core::space::{Dtype, Field, Values};
 
 use crate::driver::{self, Driver};
 use crate::runs::{self, PlayRequest};
@@ -31,7 +31,7 @@ struct Core {
     score_key: Py<PyString>,
 }
 
-fn value_error(message: String) -> PyErr {
+pub(crate) fn value_error(message: String) -> PyErr {
     PyValueError::new_err(message)
 }
 
@@ -39,7 +39,7 @@ fn value_error(message: String) -> PyErr {
 /// through `__index__`). A bool, a float or a string is a `TypeError` (`step(1.5)` and
 /// `step("3")` are mistakes, not actions); an int too large for any action is outside the
 /// action space, a `ValueError` like any other number outside it.
-fn action_index(value: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
+pub(crate) fn action_index(value: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
     let py = value.py();
     if value.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(format!(
@@ -66,7 +66,7 @@ fn action_index(value: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
 
 /// A new zeroed array of `shape`, filled in place by `fill`: the one allocation a returned
 /// array needs.
-fn filled<'py, T: Element, D: IntoDimension>(
+pub(crate) fn filled<'py, T: Element, D: IntoDimension>(
     py: Python<'py>,
     shape: D,
     fill: impl FnOnce(&mut [T]),
@@ -82,28 +82,45 @@ fn filled<'py, T: Element, D: IntoDimension>(
     Ok(array)
 }
 
+/// A dict of one new array per field of `fields`, each filled by `observe(field, values)`: the
+/// observation of an environment or of a follower.
+pub(crate) fn observation_dict<'py>(
+    py: Python<'py>,
+    fields: &[Field],
+    names: &[Py<PyString>],
+    observe: impl Fn(usize, &mut Values<'_>),
+) -> PyResult<Bound<'py, PyDict>> {
+    let observation = PyDict::new(py);
+    for (index, (field, name)) in fields.iter().zip(names).enumerate() {
+        let shape = IxDyn(field.shape);
+        match field.dtype {
+            Dtype::I8 => observation.set_item(
+                name.bind(py),
+                filled::<i8, _>(py, shape, |slice| observe(index, &mut Values::I8(slice)))?,
+            )?,
+            Dtype::I32 => observation.set_item(
+                name.bind(py),
+                filled::<i32, _>(py, shape, |slice| observe(index, &mut Values::I32(slice)))?,
+            )?,
+        }
+    }
+    Ok(observation)
+}
+
+/// The fields' names as interned Python strings, made once per object.
+pub(crate) fn field_names(py: Python<'_>, fields: &[Field]) -> Vec<Py<PyString>> {
+    fields
+        .iter()
+        .map(|field| PyString::intern(py, field.name).unbind())
+        .collect()
+}
+
 impl Core {
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let observation = PyDict::new(py);
-        for (index, (field, name)) in self.driver.fields().iter().zip(&self.names).enumerate() {
-            let shape = IxDyn(field.shape);
-            let driver = &self.driver;
-            match field.dtype {
-                Dtype::I8 => observation.set_item(
-                    name.bind(py),
-                    filled::<i8, _>(py, shape, |slice| {
-                        driver.observe(index, &mut Values::I8(slice))
-                    })?,
-                )?,
-                Dtype::I32 => observation.set_item(
-                    name.bind(py),
-                    filled::<i32, _>(py, shape, |slice| {
-                        driver.observe(index, &mut Values::I32(slice))
-                    })?,
-                )?,
-            }
-        }
-        Ok(observation)
+        let driver = &self.driver;
+        observation_dict(py, driver.fields(), &self.names, |index, values| {
+            driver.observe(index, values)
+        })
     }
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -125,11 +142,7 @@ impl Core {
                 driver::games().join(", ")
             ))
         })?;
-        let names = driver
-            .fields()
-            .iter()
-            .map(|field| PyString::intern(py, field.name).unbind())
-            .collect();
+        let names = field_names(py, driver.fields());
         Ok(Core {
             driver,
             names,
@@ -407,6 +420,7 @@ const SIGINT: i32 = 2;
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Core>()?;
     crate::vector_module::register(module)?;
+    crate::follow_module::register(module)?;
     module.add_function(wrap_pyfunction!(games, module)?)?;
     module.add_function(wrap_pyfunction!(seeds, module)?)?;
     module.add_function(wrap_pyfunction!(check, module)?)?;

@@ -5,11 +5,13 @@
 //! `rules` knows the game and nothing else; `generator` deals cases from (alphabet, seed) with
 //! Python's `random` exactly as the official tests were made; `protocol` reads and writes the
 //! Kattis text; `env` is a case in play, stepped by removals (what the judge and everything else
-//! drives); `spec` gives the contest's facts and scoring; `ai` holds the built-in players; `vis`
+//! drives); `follow` is the player's side of it, for programs that choose by the
+//! environment's observation; `spec` gives the contest's facts and scoring; `ai` holds the built-in players; `vis`
 //! draws replays.
 
 pub mod ai;
 pub mod env;
+pub mod follow;
 pub mod generator;
 pub mod protocol;
 pub mod rules;

@@ -16,9 +16,10 @@ use marathon_core::space::{Dtype, Field, Spaces, Values};
 
 use crate::env::SolitaireEnv;
 use crate::protocol::Reply;
-use crate::rules::{CELLS, Cell, LEVELS, MAX_REMOVALS, SIZE, SetKind, cells_of};
+use crate::rules::{CELLS, Cell, LEVELS, MAX_REMOVALS, SIZE, SetKind, State, cells_of};
 
-const STOP: usize = CELLS;
+/// The action `0 0`.
+pub(crate) const STOP: usize = CELLS;
 
 const FIELDS: &[Field] = &[
     Field {
@@ -71,55 +72,65 @@ impl Spaces for SolitaireEnv {
     }
 
     fn action_mask(&self, mask: &mut [i8]) {
-        mask.fill(0);
-        if self.turn() != Turn::Player {
-            return;
-        }
-        for cell in cells_of(self.state().legal()) {
-            mask[cell.index()] = 1;
-        }
-        mask[STOP] = 1;
+        state_mask(self.state(), self.turn() == Turn::Player, mask);
     }
 
     fn observe(&self, field: usize, out: &mut Values<'_>) {
-        let state = self.state();
-        let number = |piece: Option<crate::rules::Piece>| piece.map_or(0, |p| p.index() as i32 + 1);
-        match field {
-            0 => {
-                for cell in Cell::all() {
-                    out.set(cell.index(), number(state.top(cell)));
-                }
+        observe_state(self.state(), field, out);
+    }
+}
+
+/// The mask of `state`'s legal replies (all zeros when `playing` is false): the environment's
+/// and the player's side's ([`crate::follow`]).
+pub(crate) fn state_mask(state: &State, playing: bool, mask: &mut [i8]) {
+    mask.fill(0);
+    if !playing {
+        return;
+    }
+    for cell in cells_of(state.legal()) {
+        mask[cell.index()] = 1;
+    }
+    mask[STOP] = 1;
+}
+
+/// Field `field` of the observation of `state` (what the player knows).
+pub(crate) fn observe_state(state: &State, field: usize, out: &mut Values<'_>) {
+    let number = |piece: Option<crate::rules::Piece>| piece.map_or(0, |p| p.index() as i32 + 1);
+    match field {
+        0 => {
+            for cell in Cell::all() {
+                out.set(cell.index(), number(state.top(cell)));
             }
-            1 => {
-                for cell in Cell::all() {
-                    out.set(cell.index(), i32::from(state.removed(cell)));
-                }
+        }
+        1 => {
+            for cell in Cell::all() {
+                out.set(cell.index(), i32::from(state.removed(cell)));
             }
-            2 => match state.last() {
-                Some((cell, piece)) => {
-                    out.set(0, number(Some(piece)));
-                    out.set(1, cell.row() as i32 + 1);
-                    out.set(2, cell.col() as i32 + 1);
-                }
-                None => out.fill(0),
-            },
-            _ => {
-                let scorer = &state.scorer;
-                out.fill(0);
-                out.set(0, scorer.run() as i32);
-                for (i, piece) in scorer.pending().enumerate() {
-                    out.set(1 + i, number(Some(piece)));
-                }
-                out.set(4, scorer.alternating() as i32);
-                out.set(
-                    5,
-                    match scorer.last_set() {
-                        None => 0,
-                        Some(SetKind::Numbers) => 1,
-                        Some(SetKind::Pieces) => 2,
-                    },
-                );
+        }
+        2 => match state.last() {
+            Some((cell, piece)) => {
+                out.set(0, number(Some(piece)));
+                out.set(1, cell.row() as i32 + 1);
+                out.set(2, cell.col() as i32 + 1);
             }
+            None => out.fill(0),
+        },
+        _ => {
+            let scorer = &state.scorer;
+            out.fill(0);
+            out.set(0, scorer.run() as i32);
+            for (i, piece) in scorer.pending().enumerate() {
+                out.set(1 + i, number(Some(piece)));
+            }
+            out.set(4, scorer.alternating() as i32);
+            out.set(
+                5,
+                match scorer.last_set() {
+                    None => 0,
+                    Some(SetKind::Numbers) => 1,
+                    Some(SetKind::Pieces) => 2,
+                },
+            );
         }
     }
 }

@@ -103,6 +103,10 @@ impl GameSpec for Solitaire {
         Ok(list_part(ai::reads_weights(player), &weights))
     }
 
+    fn follower(&self) -> Option<Box<dyn marathon_core::Follower>> {
+        Some(Box::new(crate::follow::SolitaireFollower::new()))
+    }
+
     fn environment(&self, case: &CaseId) -> Result<SolitaireEnv, String> {
         case_deal(case).map(SolitaireEnv::new)
     }
