@@ -61,7 +61,13 @@ class VectorCore:
     """Many cases of one game, stepped into arrays made once."""
 
     def __init__(
-        self, game: str, envs: int, threads: int, next_step: bool = False, repeat_cases: bool = False
+        self,
+        game: str,
+        envs: int,
+        threads: int,
+        next_step: bool = False,
+        repeat_cases: bool = False,
+        legal_width: Optional[int] = None,
     ) -> None: ...
     @property
     def envs(self) -> int: ...

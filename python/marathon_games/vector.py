@@ -24,7 +24,10 @@ plays for the same case and actions.
   ``NEXT_STEP`` starts it in the next step, which ignores that sub-environment's action and
   returns reward 0 (the ended game's mask is all zeros meanwhile).
 - ``info``: ``action_mask`` (int8, ``num_envs`` x actions), ``score`` (the contest's score so
-  far), ``seed``; where the rules refused an action, which ended that game as the judge would,
+  far), ``seed``; with ``legal_actions=W``, instead of the mask, the compact form for large
+  sparse masks: ``legal_actions`` (int32, ``num_envs`` x ``W``: each sub-environment's allowed
+  action numbers, increasing, then -1) and ``legal_count`` (how many; above ``W`` only the
+  first ``W`` are listed; linez has at most 1,640 legal moves, 40 balls times 41 empty cells); where the rules refused an action, which ended that game as the judge would,
   ``invalid`` (the reasons, an object array) and ``_invalid``. Actions must be integers in the
   action space: another dtype is a ``TypeError``, a number outside the space a ``ValueError``
   that changes nothing.
@@ -71,6 +74,7 @@ class MarathonVectorEnv(VectorEnv):
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.SAME_STEP,
         copy: bool = True,
         repeat_cases: bool = False,
+        legal_actions: Optional[int] = None,
         render_mode: Optional[str] = None,
     ) -> None:
         if render_mode is not None:
@@ -80,12 +84,22 @@ class MarathonVectorEnv(VectorEnv):
             raise ValueError(f"autoreset_mode {mode.value!r}: SAME_STEP or NEXT_STEP")
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs {num_envs!r}: at least 1")
+        if legal_actions is not None and (
+            not isinstance(legal_actions, (int, np.integer)) or isinstance(legal_actions, bool)
+        ):
+            raise TypeError(f"legal_actions {legal_actions!r}: expected an int (a list's width)")
         if threads is None:
             threads = min(num_envs, _cores())
         single = Core(game)
         self._core = VectorCore(
-            game, num_envs, int(threads), mode == AutoresetMode.NEXT_STEP, repeat_cases
+            game,
+            num_envs,
+            int(threads),
+            mode == AutoresetMode.NEXT_STEP,
+            repeat_cases,
+            None if legal_actions is None else int(legal_actions),
         )
+        self.legal_actions = legal_actions
         self.repeat_cases = repeat_cases
         self.game: str = single.game
         self.num_envs = num_envs
@@ -102,6 +116,8 @@ class MarathonVectorEnv(VectorEnv):
         self._observation: dict[str, np.ndarray] = arrays["observation"]
         self._last_observation: dict[str, np.ndarray] = arrays["last_observation"]
         self._mask: np.ndarray = arrays["action_mask"]
+        self._legal: np.ndarray = arrays["legal_actions"]
+        self._legal_count: np.ndarray = arrays["legal_count"]
         self._reward: np.ndarray = arrays["reward"]
         self._terminated: np.ndarray = arrays["terminated"]
         self._invalid: np.ndarray = arrays["invalid"]
@@ -120,9 +136,17 @@ class MarathonVectorEnv(VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         everywhere = self._everywhere.copy() if self.copy else self._everywhere
+        if self.legal_actions is None:
+            allowed = {"action_mask": self._out(self._mask), "_action_mask": everywhere}
+        else:
+            allowed = {
+                "legal_actions": self._out(self._legal),
+                "_legal_actions": everywhere,
+                "legal_count": self._out(self._legal_count),
+                "_legal_count": everywhere,
+            }
         return {
-            "action_mask": self._out(self._mask),
-            "_action_mask": everywhere,
+            **allowed,
             "score": self._out(self._score),
             "_score": everywhere,
             "seed": self._out(self._seed),

@@ -228,3 +228,36 @@ def test_make_vec_passes_the_keywords_on() -> None:
     assert envs.metadata["autoreset_mode"] == NEXT
     synced = gymnasium.make_vec("marathon/Tiles-v0", num_envs=2, vectorization_mode="sync")
     assert isinstance(synced, gymnasium.vector.SyncVectorEnv), "the other modes stay available"
+
+
+@pytest.mark.parametrize("game", ["linez", "tiles", "solitaire"])
+def test_legal_actions_list_what_the_mask_allows(game: str) -> None:
+    masked = marathon_games.MarathonVectorEnv(game, 4)
+    width = min(1640, masked.single_action_space.n)
+    listed = gymnasium.make_vec(marathon_games.env_id(game), num_envs=4, legal_actions=width)
+    _, by_mask = masked.reset(seed=8)
+    _, by_list = listed.reset(seed=8)
+    assert "action_mask" not in by_list and "legal_actions" not in by_mask
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        legal, count = by_list["legal_actions"], by_list["legal_count"]
+        assert legal.dtype == np.int32 and legal.shape == (4, width)
+        for row in range(4):
+            allowed = np.flatnonzero(by_mask["action_mask"][row])
+            assert count[row] == len(allowed)
+            np.testing.assert_array_equal(legal[row, : count[row]], allowed)
+            assert (legal[row, count[row] :] == -1).all()
+        # Sampling from the lists: one index below each count.
+        actions = legal[np.arange(4), (rng.random(4) * count).astype(np.int64)]
+        observation, _, _, _, by_mask = masked.step(actions)
+        listed_observation, _, _, _, by_list = listed.step(actions)
+        for name in observation:
+            np.testing.assert_array_equal(listed_observation[name], observation[name])
+
+
+def test_legal_actions_refuse_a_width_outside_the_space() -> None:
+    for width in (0, 6562):
+        with pytest.raises(ValueError, match="legal_actions"):
+            marathon_games.MarathonVectorEnv("linez", 2, legal_actions=width)
+    with pytest.raises(TypeError, match="legal_actions"):
+        marathon_games.MarathonVectorEnv("linez", 2, legal_actions=True)

@@ -87,6 +87,9 @@ pub trait CaseInPlay: Send + Sync {
     /// 1 for every action number allowed now, 0 for the others (all 0 once over); `mask` has
     /// [`CaseInPlay::action_count`] elements.
     fn action_mask(&self, mask: &mut [i8]);
+    /// The allowed actions' numbers in increasing order (the mask's compact form), none once
+    /// the game has ended.
+    fn for_each_allowed(&self, allowed: &mut dyn FnMut(usize));
     /// Writes field `field` of the observation into `out`.
     fn observe(&self, field: usize, out: &mut Values<'_>);
     /// The rules' score so far (before the contest's rule for failures).
@@ -264,6 +267,12 @@ impl<G: GameSpec> CaseInPlay for InPlay<G> {
             mask.fill(0);
         } else {
             self.env.action_mask(mask);
+        }
+    }
+
+    fn for_each_allowed(&self, allowed: &mut dyn FnMut(usize)) {
+        if self.ended.is_none() {
+            self.env.for_each_allowed(allowed);
         }
     }
 

@@ -134,6 +134,17 @@ pub trait Spaces: Environment {
     /// play meaningful (Polyomino's phases), but never an action the rules refuse.
     fn action_mask(&self, mask: &mut [i8]);
 
+    /// Calls `allowed` with the number of every action [`Spaces::action_mask`] allows, in
+    /// increasing order: the mask's compact form, for games whose masks are large and sparse.
+    /// The default reads the mask (allocating one); a game with a quicker way overrides it.
+    fn for_each_allowed(&self, allowed: &mut dyn FnMut(usize)) {
+        let mut mask = vec![0i8; Self::ACTIONS];
+        self.action_mask(&mut mask);
+        for (index, _) in mask.iter().enumerate().filter(|&(_, &m)| m == 1) {
+            allowed(index);
+        }
+    }
+
     /// Writes every element of field `field` (an index into [`Spaces::FIELDS`]) into `out`, a
     /// buffer of that field's type and length.
     fn observe(&self, field: usize, out: &mut Values<'_>);
@@ -238,6 +249,16 @@ pub fn check_position<E: Spaces>(env: &E, exact: bool) -> Result<(), String> {
         return Err(format!(
             "{numbered} of {} legal actions numbered",
             legal.len()
+        ));
+    }
+    let mut listed = Vec::new();
+    env.for_each_allowed(&mut |index| listed.push(index));
+    let masked: Vec<usize> = (0..E::ACTIONS).filter(|&i| mask[i] == 1).collect();
+    if listed != masked {
+        return Err(format!(
+            "for_each_allowed lists {} actions, the mask allows {} (or another order)",
+            listed.len(),
+            masked.len()
         ));
     }
     if env.turn() == Turn::Player && !mask.contains(&1) {

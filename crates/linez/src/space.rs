@@ -7,7 +7,7 @@ use marathon_core::env::{Environment, Turn};
 use marathon_core::space::{Dtype, Field, Spaces, Values};
 
 use crate::env::LinezEnv;
-use crate::rules::{CELLS, COLORS, Cell, Move, PREVIEW_LEN, SIZE};
+use crate::rules::{Bits, CELLS, COLORS, Cell, Move, PREVIEW_LEN, SIZE};
 
 const FIELDS: &[Field] = &[
     Field {
@@ -49,6 +49,28 @@ impl Spaces for LinezEnv {
             self.state()
                 .board
                 .for_each_legal_move(|mv| mask[mv.from.index() * CELLS + mv.to.index()] = 1);
+        }
+    }
+
+    /// Ball by ball (row-major), each ball's targets (the regions next to it) in row-major
+    /// order: the numbers `from * 81 + to` increasing, without the mask's 6,561 entries.
+    fn for_each_allowed(&self, allowed: &mut dyn FnMut(usize)) {
+        if self.turn() != Turn::Player {
+            return;
+        }
+        let legal = self.state().board.legal_moves();
+        let regions = legal.regions();
+        let movers = regions
+            .iter()
+            .fold(Bits::NONE, |all, region| all | region.movers);
+        for from in movers {
+            let targets = regions
+                .iter()
+                .filter(|region| region.movers.contains(from))
+                .fold(Bits::NONE, |all, region| all | region.cells);
+            for to in targets {
+                allowed(from.index() * CELLS + to.index());
+            }
         }
     }
 

@@ -148,6 +148,14 @@ impl Driver {
         }
     }
 
+    /// Calls `allowed` with every allowed action's number, in increasing order (the mask's
+    /// compact form).
+    pub fn for_each_allowed(&self, allowed: &mut dyn FnMut(usize)) {
+        if let Some(play) = &self.play {
+            play.for_each_allowed(allowed);
+        }
+    }
+
     /// Writes field `field` of the observation.
     pub fn observe(&self, field: usize, out: &mut Values<'_>) {
         match &self.play {

@@ -37,8 +37,15 @@ pub enum Autoreset {
 pub struct Batch<'a> {
     /// The observation's fields, in the game's order: `envs * field.len()` elements each.
     pub observation: Vec<Values<'a>>,
-    /// The allowed actions: `envs * actions` elements.
+    /// The allowed actions: `envs * actions` elements; empty when the vector environment lists
+    /// them instead ([`VectorDriver::listing_legal`]).
     pub mask: &'a mut [i8],
+    /// With [`VectorDriver::listing_legal`]`(width)`: each sub-environment's allowed action
+    /// numbers, increasing, padded with -1 (`envs * width` elements; else empty)...
+    pub legal: &'a mut [i32],
+    /// ...and how many there are (`envs`; else empty). A count above `width` says the list
+    /// holds only the first `width`.
+    pub legal_count: &'a mut [i32],
     /// The score gained by the step (0 at a reset, and at a [`Autoreset::NextStep`] restart).
     pub reward: &'a mut [f64],
     /// The game ended in the step.
@@ -60,7 +67,8 @@ pub struct Batch<'a> {
 
 impl<'a> Batch<'a> {
     /// The first `envs` sub-environments' parts, taken off the front of every array.
-    fn take_front(&mut self, envs: usize, fields: &[Field], actions: usize) -> Batch<'a> {
+    fn take_front(&mut self, envs: usize, ctx: &Context) -> Batch<'a> {
+        let fields = ctx.fields;
         fn front<'a, T>(slice: &mut &'a mut [T], len: usize) -> &'a mut [T] {
             let (front, back) = std::mem::take(slice).split_at_mut(len);
             *slice = back;
@@ -75,7 +83,9 @@ impl<'a> Batch<'a> {
         };
         Batch {
             observation: values(&mut self.observation),
-            mask: front(&mut self.mask, envs * actions),
+            mask: front(&mut self.mask, envs * ctx.mask_len()),
+            legal: front(&mut self.legal, envs * ctx.legal_width()),
+            legal_count: front(&mut self.legal_count, envs * ctx.lists() as usize),
             reward: front(&mut self.reward, envs),
             terminated: front(&mut self.terminated, envs),
             invalid: front(&mut self.invalid, envs),
@@ -88,9 +98,16 @@ impl<'a> Batch<'a> {
     }
 
     /// Checks every array's length against `envs` sub-environments of a game.
-    fn check(&self, envs: usize, fields: &[Field], actions: usize) -> Result<(), String> {
+    fn check(&self, envs: usize, ctx: &Context) -> Result<(), String> {
+        let fields = ctx.fields;
         let mut lengths = vec![
-            ("action_mask", self.mask.len(), envs * actions),
+            ("action_mask", self.mask.len(), envs * ctx.mask_len()),
+            ("legal_actions", self.legal.len(), envs * ctx.legal_width()),
+            (
+                "legal_count",
+                self.legal_count.len(),
+                envs * ctx.lists() as usize,
+            ),
             ("reward", self.reward.len(), envs),
             ("terminated", self.terminated.len(), envs),
             ("invalid", self.invalid.len(), envs),
@@ -119,14 +136,31 @@ impl<'a> Batch<'a> {
         }
     }
 
-    /// Writes sub-environment `env`'s game in play (observation, mask, score, seed).
-    fn write_now(&mut self, env: usize, slot: &Slot, fields: &[Field], actions: usize) {
-        for (index, (values, field)) in self.observation.iter_mut().zip(fields).enumerate() {
+    /// Writes sub-environment `env`'s game in play (observation, mask or legal list, score,
+    /// seed).
+    fn write_now(&mut self, env: usize, slot: &Slot, ctx: &Context) {
+        for (index, (values, field)) in self.observation.iter_mut().zip(ctx.fields).enumerate() {
             slot.driver
                 .observe(index, &mut values.part(env * field.len(), field.len()));
         }
-        slot.driver
-            .action_mask(&mut self.mask[env * actions..(env + 1) * actions]);
+        match ctx.legal_width {
+            None => slot
+                .driver
+                .action_mask(&mut self.mask[env * ctx.actions..(env + 1) * ctx.actions]),
+            Some(width) => {
+                let row = &mut self.legal[env * width..(env + 1) * width];
+                let mut count = 0;
+                slot.driver.for_each_allowed(&mut |index| {
+                    if let Some(entry) = row.get_mut(count) {
+                        // Below the space's size, which listing_legal checked fits an i32.
+                        *entry = index as i32;
+                    }
+                    count += 1;
+                });
+                row[count.min(width)..].fill(-1);
+                self.legal_count[env] = count as i32;
+            }
+        }
         self.score[env] = slot.driver.score();
         self.seed[env] = slot.seed;
     }
@@ -169,6 +203,8 @@ pub struct VectorDriver {
     /// Sub-environments per task: a few tasks per thread, so that a thread whose games cost
     /// more is helped by the others.
     chunk: usize,
+    /// Lists the allowed actions, this many at most, instead of the mask.
+    legal_width: Option<usize>,
 }
 
 /// The most threads a vector environment takes (as `marathon play --threads`).
@@ -223,7 +259,36 @@ impl VectorDriver {
             repeat_cases: false,
             pool,
             chunk: envs.div_ceil(threads * 4).max(1),
+            legal_width: None,
         })
+    }
+
+    /// With `Some(width)`, every batch lists each sub-environment's allowed actions (at most
+    /// `width` of them, and their count) instead of writing its mask: the compact form for
+    /// large sparse masks (linez: 6,561 actions, at most 1,640 of them legal: 40 balls times
+    /// 41 empty cells). An error for a width of 0 or above the action space.
+    pub fn listing_legal(mut self, width: Option<usize>) -> Result<Self, String> {
+        if i32::try_from(self.actions).is_err() {
+            return Err(format!(
+                "{} actions do not fit the lists' int32",
+                self.actions
+            ));
+        }
+        if let Some(width) = width
+            && !(1..=self.actions).contains(&width)
+        {
+            return Err(format!(
+                "legal_actions {width}: expected 1 to the action space's size {}",
+                self.actions
+            ));
+        }
+        self.legal_width = width;
+        Ok(self)
+    }
+
+    /// The width of the legal lists, if the batches list the allowed actions.
+    pub fn legal_width(&self) -> Option<usize> {
+        self.legal_width
     }
 
     /// With `repeat`, each sub-environment's autoreset starts the case it played again (a
@@ -280,7 +345,7 @@ impl VectorDriver {
                 self.envs()
             ));
         }
-        out.check(self.envs(), self.fields, self.actions)?;
+        out.check(self.envs(), &self.context())?;
         // A bad group is the same error for every case: found before anything changes.
         let game = marathon_games::find(self.slots[0].driver.name()).expect("registered");
         marathon_games::seed_case(game, 0, group)?;
@@ -316,7 +381,7 @@ impl VectorDriver {
             out.reward[env] = 0.0;
             out.terminated[env] = false;
             out.invalid[env] = false;
-            out.write_now(env, slot, ctx.fields, ctx.actions);
+            out.write_now(env, slot, ctx);
             Ok(())
         })
     }
@@ -333,7 +398,7 @@ impl VectorDriver {
                 self.envs()
             ));
         }
-        out.check(self.envs(), self.fields, self.actions)?;
+        out.check(self.envs(), &self.context())?;
         if let Some((env, &action)) = actions
             .iter()
             .enumerate()
@@ -357,7 +422,7 @@ impl VectorDriver {
                 out.reward[env] = 0.0;
                 out.terminated[env] = false;
                 out.invalid[env] = false;
-                out.write_now(env, slot, ctx.fields, ctx.actions);
+                out.write_now(env, slot, ctx);
                 return Ok(());
             }
             let stepped = slot.driver.step(action)?;
@@ -375,7 +440,7 @@ impl VectorDriver {
                     }
                 }
             }
-            out.write_now(env, slot, ctx.fields, ctx.actions);
+            out.write_now(env, slot, ctx);
             Ok(())
         })
     }
@@ -388,14 +453,7 @@ impl VectorDriver {
         mut out: Batch<'_>,
         work: impl Fn(&mut Slot, &T, &mut Batch<'_>, usize, &Context) -> Result<(), String> + Sync,
     ) -> Result<(), String> {
-        let ctx = Context {
-            fields: self.fields,
-            actions: self.actions,
-            envs: self.slots.len(),
-            group: self.group,
-            autoreset: self.autoreset,
-            repeat_cases: self.repeat_cases,
-        };
+        let ctx = self.context();
         let chunk = self.chunk;
         let task = |(slots, inputs, mut out): (&mut [Slot], &[T], Batch<'_>)| {
             slots
@@ -411,7 +469,7 @@ impl VectorDriver {
                 let mut left = self.slots.len();
                 while left > 0 {
                     let envs = chunk.min(left);
-                    parts.push(out.take_front(envs, ctx.fields, ctx.actions));
+                    parts.push(out.take_front(envs, &ctx));
                     left -= envs;
                 }
                 let tasks: Vec<_> = self
@@ -435,9 +493,39 @@ struct Context {
     group: Option<u32>,
     autoreset: Autoreset,
     repeat_cases: bool,
+    legal_width: Option<usize>,
+}
+
+impl VectorDriver {
+    fn context(&self) -> Context {
+        Context {
+            fields: self.fields,
+            actions: self.actions,
+            envs: self.slots.len(),
+            group: self.group,
+            autoreset: self.autoreset,
+            repeat_cases: self.repeat_cases,
+            legal_width: self.legal_width,
+        }
+    }
 }
 
 impl Context {
+    /// Whether the batches list the allowed actions instead of masking them.
+    fn lists(&self) -> bool {
+        self.legal_width.is_some()
+    }
+
+    /// A sub-environment's part of the mask array (0 when listing).
+    fn mask_len(&self) -> usize {
+        if self.lists() { 0 } else { self.actions }
+    }
+
+    /// A sub-environment's part of the legal list array (0 when masking).
+    fn legal_width(&self) -> usize {
+        self.legal_width.unwrap_or(0)
+    }
+
     /// The seed of a sub-environment's next game after one of seed `seed`.
     fn next_seed(&self, seed: u64) -> u64 {
         if self.repeat_cases {
@@ -453,6 +541,8 @@ impl Context {
 pub struct Arrays {
     pub observation: Vec<Buffer>,
     pub mask: Vec<i8>,
+    pub legal: Vec<i32>,
+    pub legal_count: Vec<i32>,
     pub reward: Vec<f64>,
     pub terminated: Vec<bool>,
     pub invalid: Vec<bool>,
@@ -467,6 +557,7 @@ impl Arrays {
     /// Zeroed arrays for `vector`'s batches.
     pub fn new(vector: &VectorDriver) -> Self {
         let envs = vector.envs();
+        let ctx = vector.context();
         let buffers = || {
             vector
                 .fields()
@@ -479,7 +570,9 @@ impl Arrays {
         };
         Arrays {
             observation: buffers(),
-            mask: vec![0; envs * vector.actions()],
+            mask: vec![0; envs * ctx.mask_len()],
+            legal: vec![0; envs * ctx.legal_width()],
+            legal_count: vec![0; envs * ctx.lists() as usize],
             reward: vec![0.0; envs],
             terminated: vec![false; envs],
             invalid: vec![false; envs],
@@ -496,6 +589,8 @@ impl Arrays {
         Batch {
             observation: self.observation.iter_mut().map(Buffer::values).collect(),
             mask: &mut self.mask,
+            legal: &mut self.legal,
+            legal_count: &mut self.legal_count,
             reward: &mut self.reward,
             terminated: &mut self.terminated,
             invalid: &mut self.invalid,
@@ -725,6 +820,75 @@ mod tests {
             "{name} seed {}: a finished game",
             game.seed
         );
+    }
+
+    #[test]
+    fn legal_lists_are_the_masks_allowed_actions() {
+        for name in driver::games() {
+            let envs = 3;
+            let masked = VectorDriver::new(name, envs, 1, Autoreset::SameStep).expect("a vector");
+            let actions = masked.actions();
+            // Polyomino lists its pending piece's placements: a narrower list would truncate.
+            let width = if name == "polyomino" {
+                actions
+            } else {
+                actions.min(1640)
+            };
+            let listed = VectorDriver::new(name, envs, 2, Autoreset::SameStep)
+                .expect("a vector")
+                .listing_legal(Some(width))
+                .expect("a width in the space");
+            let (mut masked, mut listed) = (masked, listed);
+            let (mut by_mask, mut by_list) = (Arrays::new(&masked), Arrays::new(&listed));
+            assert!(by_list.mask.is_empty() && by_mask.legal.is_empty());
+            let seeds = [11, 12, 13];
+            masked
+                .reset(&seeds, None, by_mask.batch())
+                .expect("a reset");
+            listed
+                .reset(&seeds, None, by_list.batch())
+                .expect("a reset");
+            let mut rng = FastRng::new(3);
+            let mut ends = 0;
+            for _ in 0..120 {
+                let mut chosen = vec![0i64; envs];
+                for (env, choice) in chosen.iter_mut().enumerate() {
+                    let allowed: Vec<i32> = (0..actions)
+                        .filter(|&i| by_mask.mask[env * actions + i] == 1)
+                        .map(|i| i as i32)
+                        .collect();
+                    let count = by_list.legal_count[env] as usize;
+                    let row = &by_list.legal[env * width..(env + 1) * width];
+                    assert_eq!(count, allowed.len(), "{name}");
+                    assert_eq!(&row[..count], allowed.as_slice(), "{name}");
+                    assert!(row[count..].iter().all(|&a| a == -1), "{name}: padding");
+                    *choice = i64::from(row[rng.below(count as u32) as usize]);
+                }
+                masked.step(&chosen, by_mask.batch()).expect("a step");
+                listed.step(&chosen, by_list.batch()).expect("a step");
+                assert_eq!(by_list.observation, by_mask.observation, "{name}");
+                assert_eq!(by_list.reward, by_mask.reward, "{name}");
+                ends += by_list.terminated.iter().filter(|&&t| t).count();
+            }
+            assert!(ends > 0 || name == "polyomino", "{name}: no game ended");
+        }
+        // Too narrow a list keeps the first actions and says how many there are.
+        let mut narrow = VectorDriver::new("linez", 1, 1, Autoreset::SameStep)
+            .expect("a vector")
+            .listing_legal(Some(5))
+            .expect("a width");
+        let mut arrays = Arrays::new(&narrow);
+        narrow.reset(&[1], None, arrays.batch()).expect("a reset");
+        assert!(arrays.legal_count[0] > 5);
+        assert!(arrays.legal.iter().all(|&a| a >= 0));
+        for width in [0, 6562] {
+            let error = VectorDriver::new("linez", 1, 1, Autoreset::SameStep)
+                .expect("a vector")
+                .listing_legal(Some(width))
+                .err()
+                .expect("refused");
+            assert!(error.contains("expected 1 to"), "{error}");
+        }
     }
 
     #[test]

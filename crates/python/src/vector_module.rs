@@ -69,7 +69,11 @@ struct VectorCore {
     vector: VectorDriver,
     observation: Vec<Array>,
     last_observation: Vec<Array>,
+    /// `envs x actions`, or `envs x 0` when the legal actions are listed instead.
     mask: Py<PyArrayDyn<i8>>,
+    /// `envs x width` when listing (else `envs x 0`), and `envs` counts (else empty).
+    legal: Py<PyArrayDyn<i32>>,
+    legal_count: Py<PyArray1<i32>>,
     reward: Py<PyArray1<f64>>,
     terminated: Py<PyArray1<bool>>,
     invalid: Py<PyArray1<bool>>,
@@ -111,6 +115,12 @@ impl VectorCore {
             .map(|array| array.borrow(py))
             .collect::<PyResult<Vec<_>>>()?;
         let mut mask = self.mask.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut legal = self.legal.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut legal_count = self
+            .legal_count
+            .bind(py)
+            .try_readwrite()
+            .map_err(borrowed)?;
         let mut reward = self.reward.bind(py).try_readwrite().map_err(borrowed)?;
         let mut terminated = self.terminated.bind(py).try_readwrite().map_err(borrowed)?;
         let mut invalid = self.invalid.bind(py).try_readwrite().map_err(borrowed)?;
@@ -124,6 +134,8 @@ impl VectorCore {
                 .map(Borrowed::values)
                 .collect::<PyResult<_>>()?,
             mask: slice(&mut mask)?,
+            legal: slice(&mut legal)?,
+            legal_count: slice(&mut legal_count)?,
             reward: slice(&mut reward)?,
             terminated: slice(&mut terminated)?,
             invalid: slice(&mut invalid)?,
@@ -153,9 +165,10 @@ impl VectorCore {
 impl VectorCore {
     /// `envs` sub-environments of `game` stepped by `threads` threads, with same-step autoreset
     /// or, if `next_step`, next-step autoreset; with `repeat_cases`, each plays its reset's case
-    /// again and again.
+    /// again and again; with `legal_width`, the batches list at most that many allowed actions
+    /// a sub-environment (and their count) instead of writing masks.
     #[new]
-    #[pyo3(signature = (game, envs, threads, next_step=false, repeat_cases=false))]
+    #[pyo3(signature = (game, envs, threads, next_step=false, repeat_cases=false, legal_width=None))]
     fn new(
         py: Python<'_>,
         game: &str,
@@ -163,6 +176,7 @@ impl VectorCore {
         threads: usize,
         next_step: bool,
         repeat_cases: bool,
+        legal_width: Option<usize>,
     ) -> PyResult<Self> {
         let autoreset = if next_step {
             Autoreset::NextStep
@@ -171,7 +185,13 @@ impl VectorCore {
         };
         let vector = VectorDriver::new(game, envs, threads, autoreset)
             .map_err(value_error)?
-            .repeating_cases(repeat_cases);
+            .repeating_cases(repeat_cases)
+            .listing_legal(legal_width)
+            .map_err(value_error)?;
+        let (mask_width, listed) = match legal_width {
+            Some(width) => (0, width),
+            None => (vector.actions(), 0),
+        };
         let arrays = || {
             vector
                 .fields()
@@ -190,7 +210,9 @@ impl VectorCore {
         Ok(VectorCore {
             observation: arrays(),
             last_observation: arrays(),
-            mask: zeros(py, vec![envs, vector.actions()]),
+            mask: zeros(py, vec![envs, mask_width]),
+            legal: zeros(py, vec![envs, listed]),
+            legal_count: zeros1(py, if legal_width.is_some() { envs } else { 0 }),
             reward: zeros1(py, envs),
             terminated: zeros1(py, envs),
             invalid: zeros1(py, envs),
@@ -209,7 +231,8 @@ impl VectorCore {
     }
 
     /// The arrays every reset and step writes, made once: `observation` and `last_observation`
-    /// (dicts of the fields' batched arrays), `action_mask`, `reward`, `terminated`,
+    /// (dicts of the fields' batched arrays), `action_mask` (or, listing, `legal_actions` and
+    /// `legal_count`; the other's arrays have no columns), `reward`, `terminated`,
     /// `invalid`, `score`, `seed`, `last_score`, `last_seed`.
     fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
@@ -219,6 +242,8 @@ impl VectorCore {
             self.fields_dict(py, &self.last_observation)?,
         )?;
         dict.set_item("action_mask", self.mask.bind(py))?;
+        dict.set_item("legal_actions", self.legal.bind(py))?;
+        dict.set_item("legal_count", self.legal_count.bind(py))?;
         dict.set_item("reward", self.reward.bind(py))?;
         dict.set_item("terminated", self.terminated.bind(py))?;
         dict.set_item("invalid", self.invalid.bind(py))?;
