@@ -11,7 +11,8 @@ reply line. :func:`serve` is the whole program loop::
 
     serve("solitaire", lambda observation, mask: int(np.flatnonzero(mask)[0]))
 
-Games with a player's side so far: solitaire (``Follower("tiles")`` says which have one).
+Games with a player's side so far: tiles and solitaire (``Follower("linez")`` says which have
+one).
 """
 
 from __future__ import annotations

@@ -28,12 +28,14 @@ def last_legal(observation: dict, mask: np.ndarray) -> int:
     return eval(LAST_LEGAL)
 
 
-def test_the_judges_text_gives_the_environments_observation_and_mask() -> None:
-    env = gymnasium.make("marathon/Solitaire-v0", render_mode="ansi")
+@pytest.mark.parametrize("game", ["tiles", "solitaire"])
+def test_the_judges_text_gives_the_environments_observation_and_mask(game: str) -> None:
+    env = gymnasium.make(marathon_games.env_id(game), render_mode="ansi")
     rng = np.random.default_rng(5)
     for seed in (1, 2, 3):
-        observation, info = env.reset(seed=seed, options={"group": 1 + seed})
-        follower = Follower("solitaire")
+        options = {"group": 1 + seed} if game == "solitaire" else None
+        observation, info = env.reset(seed=seed, options=options)
+        follower = Follower(game)
         terminated = False
         while not terminated:
             lines = env.render().splitlines()
@@ -45,16 +47,17 @@ def test_the_judges_text_gives_the_environments_observation_and_mask() -> None:
                 np.testing.assert_array_equal(followed[name], observation[name], err_msg=name)
             np.testing.assert_array_equal(follower.action_mask(), info["action_mask"])
             legal = np.flatnonzero(info["action_mask"])
-            # `0 0` once in twenty, so that the games run long.
-            action = int(rng.choice(legal[:-1])) if len(legal) > 1 and rng.random() > 0.05 else 36
+            # The last action ends the game (`0 0`, `GIVE UP`): once in twenty.
+            last = env.action_space.n - 1
+            action = int(rng.choice(legal[:-1])) if len(legal) > 1 and rng.random() > 0.05 else last
             assert follower.reply(action) == env.unwrapped.action_text(action)
             observation, _, terminated, _, info = env.step(action)
         assert follower.over and not follower.decision_due
 
 
 def test_refusals_and_games_without_a_players_side_are_named() -> None:
-    with pytest.raises(ValueError, match="games with one: solitaire"):
-        Follower("tiles")
+    with pytest.raises(ValueError, match="games with one: tiles, solitaire"):
+        Follower("linez")
     with pytest.raises(ValueError, match="chess"):
         Follower("chess")
     follower = Follower("solitaire")

@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyString};
 
 use marathon_core::space::Field;
 
-use crate::module::{action_index, field_names, filled, observation_dict, value_error};
+use crate::convert::{action_index, field_names, filled, observation_dict, value_error};
 
 /// The player's side of one game; see the module's doc.
 #[pyclass(module = "marathon_games._core", name = "Follower")]

@@ -2,6 +2,8 @@
 //! from `python/`, with the `python` feature) over [`driver`], which plays any game by action
 //! numbers and is plain Rust.
 
+#[cfg(feature = "python")]
+mod convert;
 pub mod driver;
 #[cfg(feature = "python")]
 mod follow_module;

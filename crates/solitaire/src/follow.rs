@@ -6,8 +6,8 @@ use marathon_core::Follower;
 use marathon_core::space::Values;
 
 use crate::protocol::{Reply, format_reply, parse_board, parse_reveal};
-use crate::rules::{CELLS, Cell, SIZE, State};
-use crate::space::{STOP, observe_state, state_mask};
+use crate::rules::{Cell, SIZE, State};
+use crate::space::{STOP, observe_state, reply_of, state_mask};
 
 /// A game followed from the player's side; see the module's doc.
 #[derive(Clone, Debug, Default)]
@@ -91,20 +91,11 @@ impl Follower for SolitaireFollower {
             Some(state) if self.due => state,
             _ => return Err("no decision is due: read the judge's lines first".to_string()),
         };
-        let reply = match index {
-            STOP => Reply::Stop,
-            _ if index < CELLS => {
-                let cell = Cell::from_index(index);
-                state.check(cell).map_err(|e| e.to_string())?;
-                Reply::Remove(cell)
-            }
-            _ => {
-                return Err(format!(
-                    "action {index} is outside the action space 0..{}",
-                    STOP + 1
-                ));
-            }
-        };
+        let reply = reply_of(index)
+            .ok_or_else(|| format!("action {index} is outside the action space 0..{}", STOP + 1))?;
+        if let Reply::Remove(cell) = reply {
+            state.check(cell).map_err(|e| e.to_string())?;
+        }
         self.due = false;
         match reply {
             Reply::Stop => self.stopped = true,

@@ -57,11 +57,7 @@ impl Spaces for SolitaireEnv {
     const FIELDS: &'static [Field] = FIELDS;
 
     fn action(&self, index: usize) -> Option<Reply> {
-        match index {
-            STOP => Some(Reply::Stop),
-            _ if index < CELLS => Some(Reply::Remove(Cell::from_index(index))),
-            _ => None,
-        }
+        reply_of(index)
     }
 
     fn action_index(&self, reply: Reply) -> Option<usize> {
@@ -80,8 +76,17 @@ impl Spaces for SolitaireEnv {
     }
 }
 
+/// The reply numbered `index`; `None` outside the space.
+pub(crate) fn reply_of(index: usize) -> Option<Reply> {
+    match index {
+        STOP => Some(Reply::Stop),
+        _ if index < CELLS => Some(Reply::Remove(Cell::from_index(index))),
+        _ => None,
+    }
+}
+
 /// The mask of `state`'s legal replies (all zeros when `playing` is false): the environment's
-/// and the player's side's ([`crate::follow`]).
+/// and the player's side's (`follow`).
 pub(crate) fn state_mask(state: &State, playing: bool, mask: &mut [i8]) {
     mask.fill(0);
     if !playing {

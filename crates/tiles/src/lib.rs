@@ -5,11 +5,13 @@
 //! `rules` knows the game and nothing else; `generator` deals a case's parameters and tile
 //! stream from a seed exactly as docs/rules.md#tiles-generation defines them; `protocol` reads
 //! and writes the contest's text; `env` is a case in play, stepped by replies (what the judge
-//! and everything else drives); `spec` gives the contest's facts and scoring; `ai` holds the
+//! and everything else drives); `follow` is the player's side of it, for programs that choose by
+//! the environment's observation; `spec` gives the contest's facts and scoring; `ai` holds the
 //! built-in players; `vis` draws replays.
 
 pub mod ai;
 pub mod env;
+pub mod follow;
 pub mod generator;
 pub mod protocol;
 pub mod rules;

@@ -14,7 +14,7 @@ use marathon_core::space::{Dtype, Field, Spaces, Values};
 
 use crate::env::TilesEnv;
 use crate::rules::{
-    EMPTY, MAX_MOVES, MAX_N, MAX_SIZE, Move, Pos, REGULAR_BASE, STRIDE, Tile, WILD,
+    EMPTY, MAX_MOVES, MAX_N, MAX_SIZE, Move, Pos, REGULAR_BASE, STRIDE, State, Tile, WILD,
 };
 
 const SIDE: usize = MAX_SIZE as usize;
@@ -52,15 +52,7 @@ impl Spaces for TilesEnv {
     const FIELDS: &'static [Field] = FIELDS;
 
     fn action(&self, index: usize) -> Option<Move> {
-        match index {
-            DISCARD => Some(Move::Discard),
-            GIVE_UP => Some(Move::GiveUp),
-            _ if index < CELLS => Some(Move::Place(Pos::new(
-                (index / SIDE) as u8,
-                (index % SIDE) as u8,
-            ))),
-            _ => None,
-        }
+        move_of(index)
     }
 
     fn action_index(&self, mv: Move) -> Option<usize> {
@@ -76,73 +68,95 @@ impl Spaces for TilesEnv {
 
     /// What [`crate::rules::State::legal_moves`] and `GIVE UP` allow, without a list.
     fn action_mask(&self, mask: &mut [i8]) {
-        mask.fill(0);
-        let state = self.state();
-        let Some(tile) = self.tile() else {
-            return;
-        };
-        let board = &state.board;
-        let code = tile.code(state.params.n);
-        for index in board.indices() {
-            let allowed = match code {
-                Some(code) => board.can_place(index, code),
-                None => board.at(index) != EMPTY,
-            };
-            if allowed {
-                let pos = Pos::from_index(index);
-                mask[pos.row as usize * SIDE + pos.col as usize] = 1;
-            }
-        }
-        if state.can_discard() {
-            mask[DISCARD] = 1;
-        }
-        mask[GIVE_UP] = 1;
+        state_mask(self.state(), self.tile(), mask);
     }
 
     fn observe(&self, field: usize, out: &mut Values<'_>) {
-        let state = self.state();
-        let params = state.params;
-        match field {
-            0 => {
-                out.fill(0);
-                let board = &state.board;
-                let size = params.s as usize;
-                for row in 0..size {
-                    for col in 0..size {
-                        let cell = row * SIDE + col;
-                        out.set(cell, 1);
-                        let code = board.at((row + 1) * STRIDE + col + 1);
-                        if code == WILD {
-                            out.set(CELLS + cell, 2);
-                        } else if code != EMPTY {
-                            let kind = code - REGULAR_BASE;
-                            out.set(CELLS + cell, 1);
-                            out.set(2 * CELLS + cell, i32::from(kind / params.n) + 1);
-                            out.set(3 * CELLS + cell, i32::from(kind % params.n) + 1);
-                        }
+        observe_state(self.state(), self.tile(), field, out);
+    }
+}
+
+/// The move numbered `index`; `None` outside the space.
+pub(crate) fn move_of(index: usize) -> Option<Move> {
+    match index {
+        DISCARD => Some(Move::Discard),
+        GIVE_UP => Some(Move::GiveUp),
+        _ if index < CELLS => Some(Move::Place(Pos::new(
+            (index / SIDE) as u8,
+            (index % SIDE) as u8,
+        ))),
+        _ => None,
+    }
+}
+
+/// The mask of the replies allowed with `tile` in hand (all zeros without one): the
+/// environment's and the player's side's (`follow`).
+pub(crate) fn state_mask(state: &State, tile: Option<Tile>, mask: &mut [i8]) {
+    mask.fill(0);
+    let Some(tile) = tile else {
+        return;
+    };
+    let board = &state.board;
+    let code = tile.code(state.params.n);
+    for index in board.indices() {
+        let allowed = match code {
+            Some(code) => board.can_place(index, code),
+            None => board.at(index) != EMPTY,
+        };
+        if allowed {
+            let pos = Pos::from_index(index);
+            mask[pos.row as usize * SIDE + pos.col as usize] = 1;
+        }
+    }
+    if state.can_discard() {
+        mask[DISCARD] = 1;
+    }
+    mask[GIVE_UP] = 1;
+}
+
+/// Field `field` of the observation of `state` with `tile` in hand (what the player knows).
+pub(crate) fn observe_state(state: &State, tile: Option<Tile>, field: usize, out: &mut Values<'_>) {
+    let params = state.params;
+    match field {
+        0 => {
+            out.fill(0);
+            let board = &state.board;
+            let size = params.s as usize;
+            for row in 0..size {
+                for col in 0..size {
+                    let cell = row * SIDE + col;
+                    out.set(cell, 1);
+                    let code = board.at((row + 1) * STRIDE + col + 1);
+                    if code == WILD {
+                        out.set(CELLS + cell, 2);
+                    } else if code != EMPTY {
+                        let kind = code - REGULAR_BASE;
+                        out.set(CELLS + cell, 1);
+                        out.set(2 * CELLS + cell, i32::from(kind / params.n) + 1);
+                        out.set(3 * CELLS + cell, i32::from(kind % params.n) + 1);
                     }
                 }
             }
-            1 => {
-                let (kind, color, shape) = match self.tile() {
-                    None => (0, 0, 0),
-                    Some(Tile::Regular { color, shape }) => {
-                        (1, i32::from(color) + 1, i32::from(shape) + 1)
-                    }
-                    Some(Tile::Wild) => (2, 0, 0),
-                    Some(Tile::Remove) => (3, 0, 0),
-                };
-                out.set(0, kind);
-                out.set(1, color);
-                out.set(2, shape);
-            }
-            _ => {
-                let values = [params.n, params.s, params.d, state.counter];
-                for (i, value) in values.into_iter().enumerate() {
-                    out.set(i, i32::from(value));
+        }
+        1 => {
+            let (kind, color, shape) = match tile {
+                None => (0, 0, 0),
+                Some(Tile::Regular { color, shape }) => {
+                    (1, i32::from(color) + 1, i32::from(shape) + 1)
                 }
-                out.set(4, state.moves as i32);
+                Some(Tile::Wild) => (2, 0, 0),
+                Some(Tile::Remove) => (3, 0, 0),
+            };
+            out.set(0, kind);
+            out.set(1, color);
+            out.set(2, shape);
+        }
+        _ => {
+            let values = [params.n, params.s, params.d, state.counter];
+            for (i, value) in values.into_iter().enumerate() {
+                out.set(i, i32::from(value));
             }
+            out.set(4, state.moves as i32);
         }
     }
 }

@@ -118,6 +118,10 @@ impl GameSpec for Tiles {
         Ok(list_part(ai::reads_weights(player), &weights))
     }
 
+    fn follower(&self) -> Option<Box<dyn marathon_core::Follower>> {
+        Some(Box::new(crate::follow::TilesFollower::new()))
+    }
+
     fn environment(&self, case: &CaseId) -> Result<TilesEnv, String> {
         Ok(TilesEnv::new(case.seed))
     }
