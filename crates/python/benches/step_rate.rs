@@ -86,16 +86,29 @@ fn bench_driver(c: &mut Criterion, name: &str) {
 /// The batch of the vector benches.
 const VECTOR_ENVS: usize = 256;
 
-/// One batch of `name`'s vector driver on `threads` threads.
-fn bench_vector(c: &mut Criterion, name: &str, threads: usize) {
-    let mut group = c.benchmark_group("vector");
+/// The legal lists' width in the `vector_listed` benches: linez's most legal moves (40 balls
+/// times 41 empty cells), or the whole space where it is smaller; polyomino's whole space.
+fn list_width(name: &str, actions: usize) -> usize {
+    if name == "polyomino" {
+        actions
+    } else {
+        actions.min(1640)
+    }
+}
+
+/// One batch of `name`'s vector driver on `threads` threads, a random allowed action each drawn
+/// in Rust from its mask (`vector`) or from its legal list (`vector_listed`).
+fn bench_vector(c: &mut Criterion, name: &str, threads: usize, listed: bool) {
+    let mut group = c.benchmark_group(if listed { "vector_listed" } else { "vector" });
     group.throughput(Throughput::Elements(VECTOR_ENVS as u64));
     group.bench_function(format!("{name}/{threads}"), |b| {
         // Set up here, where only a bench the filter selects gets: dealing 256 reversi cases
         // takes a minute.
-        let mut vector = VectorDriver::new(name, VECTOR_ENVS, threads, Autoreset::SameStep)
+        let vector = VectorDriver::new(name, VECTOR_ENVS, threads, Autoreset::SameStep)
             .expect("a vector")
             .repeating_cases(true);
+        let width = listed.then(|| list_width(name, vector.actions()));
+        let mut vector = vector.listing_legal(width).expect("a width in the space");
         let mut arrays = Arrays::new(&vector);
         let seeds: Vec<u64> = (0..VECTOR_ENVS as u64).map(|i| SEED + i).collect();
         vector.reset(&seeds, None, arrays.batch()).expect("a reset");
@@ -103,8 +116,19 @@ fn bench_vector(c: &mut Criterion, name: &str, threads: usize) {
         let mut rng = FastRng::new(SEED);
         let mut chosen = vec![0i64; VECTOR_ENVS];
         b.iter(|| {
-            for (action, mask) in chosen.iter_mut().zip(arrays.mask.chunks(actions)) {
-                *action = random_allowed(mask, &mut rng);
+            match width {
+                None => {
+                    for (action, mask) in chosen.iter_mut().zip(arrays.mask.chunks(actions)) {
+                        *action = random_allowed(mask, &mut rng);
+                    }
+                }
+                Some(width) => {
+                    let rows = arrays.legal.chunks(width).zip(&arrays.legal_count);
+                    for (action, (row, &count)) in chosen.iter_mut().zip(rows) {
+                        let listed = (count as usize).min(width) as u32;
+                        *action = i64::from(row[rng.below(listed) as usize]);
+                    }
+                }
             }
             vector
                 .step(&chosen, arrays.batch())
@@ -137,7 +161,8 @@ fn step_rates(c: &mut Criterion) {
     }
     for name in marathon_games::names() {
         for threads in [1, 2] {
-            bench_vector(c, name, threads);
+            bench_vector(c, name, threads, false);
+            bench_vector(c, name, threads, true);
         }
     }
 }
