@@ -14,5 +14,5 @@ pub mod run;
 pub mod run_report;
 pub mod runner;
 pub mod select;
-pub mod sinks;
+mod sinks;
 pub mod table;
