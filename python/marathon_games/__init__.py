@@ -1,7 +1,8 @@
 """marathon's contest puzzle games for Python.
 
 Runs: :func:`play` plays cases exactly as ``marathon play`` does and returns its ``--json``
-records; :mod:`marathon_games.ray` spreads them over a Ray cluster.
+records, with its outputs if asked (``json=``, ``best=``, ``save=True`` to keep the run in
+``.marathon/runs/``); :mod:`marathon_games.ray` spreads them over a Ray cluster.
 
 Importing the package registers one Gymnasium environment per game, ``marathon/Linez-v0``,
 ``marathon/Tiles-v0``, ``marathon/Reversi-v0``, ``marathon/Polyomino-v0`` and
@@ -19,7 +20,8 @@ and, as each id's ``vector_entry_point``, a native vector environment stepped in
 
 from __future__ import annotations
 
-import json
+import json as _json
+import os
 import warnings
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
@@ -31,6 +33,8 @@ from marathon_games.vector import MarathonVectorEnv
 __all__ = ["MarathonEnv", "MarathonVectorEnv", "check", "env_id", "games", "play", "seeds"]
 
 Seeds = Union[str, int, Sequence[int]]
+#: A file's path, as ``open`` takes it.
+FilePath = Union[str, "os.PathLike[str]"]
 
 
 def games() -> list[str]:
@@ -81,11 +85,16 @@ def check(
     group: Optional[int] = None,
     threads: Optional[int] = None,
     settings: Optional[Mapping[str, Any]] = None,
+    json: Optional[FilePath] = None,
+    best: Optional[FilePath] = None,
+    save: bool = False,
+    label: Optional[str] = None,
     *,
     seed_set: Optional[Seeds] = None,
 ) -> None:
     """Raises ``ValueError`` naming what ``marathon play`` would refuse in these arguments
-    (``seeds`` as :func:`play` takes them; without, seed 1)."""
+    (``seeds`` as :func:`play` takes them; without, seed 1), its outputs included: a ``best``
+    file that cannot be read, a path that cannot be written. Writes nothing."""
     if seeds is None and seed_set is None:
         seeds = 1
     _core.check(
@@ -98,6 +107,10 @@ def check(
         group,
         threads,
         _settings(settings),
+        json,
+        best,
+        save,
+        label,
     )
 
 
@@ -115,6 +128,10 @@ def play(
     group: Optional[int] = None,
     threads: Optional[int] = None,
     settings: Optional[Mapping[str, Any]] = None,
+    json: Optional[FilePath] = None,
+    best: Optional[FilePath] = None,
+    save: bool = False,
+    label: Optional[str] = None,
     progress: Union[bool, None, Progress] = None,
     *,
     seed_set: Optional[Seeds] = None,
@@ -131,6 +148,15 @@ def play(
     EXEC`` instead; ``settings`` are the built-in player's ``--set`` values; ``time_limit`` is in
     seconds (default: the contest's); ``threads`` cases play at once (default: one per core).
 
+    The outputs, as ``marathon play``'s: ``json`` a file that gets each case's line as it
+    finishes (``--json``); ``best`` a best-known scores file, read first and kept up to date, the
+    same file ``--best`` reads and writes, each record then carrying its ``relative`` score
+    (``--best``); ``save=True`` keeps the run in ``.marathon/runs/`` (or ``$MARATHON_RUNS_DIR``),
+    where ``marathon runs`` and ``--compare`` find it, named ``label`` (``--label``). Unlike
+    ``marathon play``, a run is not kept unless asked: a tuner may call ``play`` thousands of
+    times. A run they refuse raises ``ValueError`` before anything is written; one that could
+    not write them raises ``OSError`` once it has ended.
+
     ``progress``: ``None`` (the default) draws a bar on standard error when it is a terminal, as
     ``marathon play`` does, and nothing in scripts, logs and notebooks; ``True`` always draws it,
     ``False`` never; a callable is called as ``progress(done, total, record)`` on this thread
@@ -144,7 +170,7 @@ def play(
     if report is not None:
 
         def callback(done: int, total: int, line: str) -> None:
-            report(done, total, json.loads(line))
+            report(done, total, _json.loads(line))
 
     try:
         lines = _core.play(
@@ -157,12 +183,16 @@ def play(
             group,
             threads,
             _settings(settings),
+            json,
+            best,
+            save,
+            label,
             callback,
         )
     finally:
         if isinstance(report, _progress.Bar):
             report.close()
-    return [json.loads(line) for line in lines]
+    return [_json.loads(line) for line in lines]
 
 
 register_all()

@@ -1,6 +1,7 @@
 """Types of the Rust extension (crates/python/src/module.rs)."""
 
-from typing import Any, Callable, Optional
+import os
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -18,6 +19,10 @@ def check(
     group: Optional[int] = None,
     threads: Optional[int] = None,
     settings: list[tuple[str, str]] = ...,
+    json: Optional[Union[str, os.PathLike[str]]] = None,
+    best: Optional[Union[str, os.PathLike[str]]] = None,
+    save: bool = False,
+    label: Optional[str] = None,
 ) -> None: ...
 def play(
     game: str,
@@ -29,6 +34,10 @@ def play(
     group: Optional[int] = None,
     threads: Optional[int] = None,
     settings: list[tuple[str, str]] = ...,
+    json: Optional[Union[str, os.PathLike[str]]] = None,
+    best: Optional[Union[str, os.PathLike[str]]] = None,
+    save: bool = False,
+    label: Optional[str] = None,
     progress: Optional[Callable[[int, int, str], None]] = None,
 ) -> list[str]: ...
 

@@ -144,6 +144,117 @@ def test_an_error_in_progress_stops_the_run() -> None:
     assert len(marathon_games.play("linez", "1-2", effort=1, time_limit=NO_HURRY)) == 2
 
 
+def best_scores(path: Path) -> dict[tuple[str, str], float]:
+    """A best-scores file as ``marathon play --best`` writes it: ``game case score`` lines."""
+    scores = {}
+    for line in path.read_text().splitlines():
+        if line and not line.startswith("#"):
+            game, case, score = line.split()
+            scores[(game, case)] = float(score)
+    return scores
+
+
+def test_best_is_the_clis_best_file(marathon_bin: Path, tmp_path: Path) -> None:
+    """``play(best=...)`` writes the file ``marathon play --best`` writes, byte for byte, and
+    each reads what the other wrote."""
+    fixed = ["--effort", "1", "--time-limit", str(NO_HURRY), "--quiet", "--no-save"]
+    by_cli = tmp_path / "cli-best.txt"
+    subprocess.run(
+        [str(marathon_bin), "play", "linez", "--seeds", "1-3", *fixed, "--best", str(by_cli)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    by_python = tmp_path / "python-best.txt"
+    records = marathon_games.play("linez", "1-3", effort=1, time_limit=NO_HURRY, best=by_python)
+    assert by_python.read_text() == by_cli.read_text()
+    assert by_python.read_text().startswith("# best known score per case: game case score\n")
+    assert [record["relative"] for record in records] == [100.0, 100.0, 100.0]
+
+    def relative(record: dict[str, Any], known: dict[tuple[str, str], float]) -> float:
+        best = max(known.get(("linez", str(record["seed"])), record["score"]), record["score"])
+        return 100 * record["score"] / best if best > 0 else 100.0
+
+    # Python reads the CLI's file: another player's scores, relative to the CLI's bests, and
+    # seed 4, new, added.
+    known = best_scores(by_cli)
+    greedy = marathon_games.play("linez", "1-4", player="greedy", best=by_cli)
+    expected = dict(known)
+    for record in greedy:
+        assert record["verdict"] == "ok"
+        assert record["relative"] == pytest.approx(relative(record, known))
+        key = ("linez", str(record["seed"]))
+        expected[key] = max(record["score"], known.get(key, record["score"]))
+    assert best_scores(by_cli) == expected
+    # The CLI reads Python's file: the same greedy games, relative to Python's bests.
+    json_path = tmp_path / "greedy.jsonl"
+    subprocess.run(
+        [str(marathon_bin), "play", "linez", "--seeds", "1-3", "--player", "greedy", "--quiet",
+         "--no-save", "--best", str(by_python), "--json", str(json_path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    by_seed = {record["seed"]: record for record in greedy}
+    for line in json_path.read_text().splitlines():
+        record = json.loads(line)
+        assert record["score"] == by_seed[record["seed"]]["score"]
+        assert record["relative"] == pytest.approx(by_seed[record["seed"]]["relative"])
+
+
+def test_save_keeps_the_run_where_marathon_runs_finds_it(
+    marathon_bin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = tmp_path / "runs"
+    monkeypatch.setenv("MARATHON_RUNS_DIR", str(runs))
+    # Not kept unless asked; a label alone is refused, not lost.
+    marathon_games.play("linez", 1, effort=1, time_limit=NO_HURRY)
+    assert not runs.exists()
+    with pytest.raises(ValueError, match="save=True"):
+        marathon_games.play("linez", 1, effort=1, time_limit=NO_HURRY, label="lost")
+    label = f"from python {os.getpid()}"
+    records = marathon_games.play(
+        "linez", "1-2", effort=1, time_limit=NO_HURRY, save=True, label=label
+    )
+    [kept] = list(runs.iterdir())
+    info = json.loads((kept / "run.json").read_text())
+    assert (info["label"], info["complete"]) == (label, True)
+    assert [(g["game"], g["cases"]) for g in info["games"]] == [("linez", 2)]
+    mean = sum(record["score"] for record in records) / 2
+    assert info["games"][0]["mean"] == pytest.approx(mean)
+    cases = [json.loads(line) for line in (kept / "cases.jsonl").read_text().splitlines()]
+    assert sorted(cases, key=lambda record: record["seed"]) == records
+    listed = subprocess.run(
+        [str(marathon_bin), "runs"], check=True, capture_output=True, text=True
+    ).stdout
+    assert kept.name in listed and label in listed
+    compared = subprocess.run(
+        [str(marathon_bin), "play", "linez", "--seeds", "1-2", "--effort", "1", "--time-limit",
+         str(NO_HURRY), "--no-save", "--compare", "last"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert f"run {kept.name} ({label})" in compared
+
+
+def test_json_is_written_and_a_refused_run_leaves_it_alone(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    records = marathon_games.play("linez", "1-3", effort=1, time_limit=NO_HURRY, json=out)
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(written, key=lambda record: record["seed"]) == records
+    not_best = tmp_path / "not-best.txt"
+    not_best.write_text("linez 1\n")
+    with pytest.raises(ValueError, match="expected `game case score`"):
+        marathon_games.play("linez", "1-3", effort=1, json=out, best=not_best)
+    # (A best file is read before the outputs are checked, as by `marathon play`: a new one.)
+    both = tmp_path / "both.txt"
+    with pytest.raises(ValueError, match="are one file"):
+        marathon_games.check("linez", 1, json=both, best=both)
+    assert not both.exists()
+    with pytest.raises(ValueError, match="cannot write there"):
+        marathon_games.check("linez", 1, json=tmp_path / "no-such-dir" / "run.jsonl")
+    assert [json.loads(line) for line in out.read_text().splitlines()] == written
+
+
 def test_seed_sets_read_as_the_cli_reads_them(tmp_path: Path) -> None:
     assert marathon_games.seeds("1-3,7") == [1, 2, 3, 7]
     assert marathon_games.seeds(5) == [5]

@@ -24,9 +24,14 @@ def test_every_playing_function_takes_the_play_arguments_in_order() -> None:
     assert arguments[:2] == ["game", "seeds"]
     for function in (_core.check, _core.play, marathon_games.check, marathon_games.play):
         assert leading(function, len(arguments)) == arguments, function.__qualname__
-    # A Ray task plays its chunk on one thread: every argument but `threads`.
-    without_threads = [name for name in arguments if name != "threads"]
-    assert leading(marathon_ray.play, len(without_threads)) == without_threads
+    # A Ray task plays its chunk on one thread, and its records come back to the driver, which
+    # writes what it wants: every argument but `threads` and the run's outputs, which a task
+    # would write on its worker's machine.
+    outputs = ["json", "best", "save", "label"]
+    assert arguments[-len(outputs) :] == outputs
+    on_ray = [name for name in arguments if name != "threads" and name not in outputs]
+    assert leading(marathon_ray.play, len(on_ray)) == on_ray
+    assert not set(outputs) & set(inspect.signature(marathon_ray.play).parameters)
 
 
 def test_the_type_stubs_take_the_play_arguments_in_order() -> None:

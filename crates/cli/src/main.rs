@@ -1,27 +1,26 @@
 //! `marathon`: one binary, the same verbs for every game. It parses flags and wires the library
 //! crates together; everything else lives in `marathon-core` and the game crates.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::sandbox::{self, Sandbox};
 use marathon_core::{
-    CLOCK_ENV, CaseId, CaseOutcome, ClockKind, Game, MemoryLimit, PlayConfig, Settings,
-    SolveConfig, TIME_LIMIT_ENV, format_score, interrupt, parse_seed_set, process_tree,
+    CLOCK_ENV, CaseOutcome, ClockKind, Game, MemoryLimit, PlayConfig, Settings, SolveConfig,
+    TIME_LIMIT_ENV, format_score, interrupt, parse_seed_set, process_tree,
 };
-use marathon_runner::history::{GameTotals, History, RunInfo};
+use marathon_runner::history::History;
 use marathon_runner::record::CaseRecord;
-use marathon_runner::report::{self, BestScores, Summary};
-use marathon_runner::runner::{MAX_THREADS, RunOptions, Workers, run_cases};
+use marathon_runner::report::{self, Summary};
+use marathon_runner::run::{self, GamePlan, Keep, Outputs, Plan, PlayedGame, Run};
+use marathon_runner::runner::MAX_THREADS;
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
-use marathon_runner::sinks::Sinks;
 use marathon_runner::{breakdown, files, load_note, run_report, table};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
@@ -382,50 +381,17 @@ fn signal_name(signal: i32) -> String {
         .unwrap_or_else(|_| format!("signal {signal}"))
 }
 
-/// Refuses an output path before anything is played, rather than after the last case.
-fn check_output(flag: &str, path: &Path) -> Result<(), Stop> {
-    files::check_writable(path).map_err(|e| {
-        Stop::Usage(format!(
-            "{flag} {}: cannot write there: {e}",
-            path.display()
-        ))
-    })
-}
-
-/// Checks each output given (flag, path) and refuses two flags that name one file: each would
-/// replace what the other wrote.
-fn check_outputs(outputs: &[(&str, Option<&PathBuf>)]) -> Result<(), Stop> {
-    let given: Vec<(&str, &PathBuf)> = outputs
-        .iter()
-        .filter_map(|&(flag, path)| Some((flag, path?)))
-        .collect();
-    for (i, &(flag, path)) in given.iter().enumerate() {
-        check_output(flag, path)?;
-        for &(other_flag, other) in &given[..i] {
-            if files::same_file(path, other) {
-                return Err(Stop::Usage(format!(
-                    "{other_flag} {} and {flag} {} are one file: each would replace the other's \
-                     content; give them different files",
-                    other.display(),
-                    path.display()
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The earlier run `--compare` names: a kept run (`last`, `best`, an id) of the run's first
 /// game, else a `--json` file.
 fn earlier_run(
     history: &History,
     which: &str,
-    plans: &[(&'static dyn Game, PlayConfig, Vec<CaseId>)],
+    plan: &Plan,
 ) -> Result<run_report::EarlierRun, String> {
-    let Some((game, _, _)) = plans.first() else {
+    let Some(GamePlan { game, .. }) = plan.games.first() else {
         return Err("--compare: nothing to compare".into());
     };
-    if which == "best" && plans.len() > 1 {
+    if which == "best" && plan.games.len() > 1 {
         return Err("--compare best: name one game (best is per game)".into());
     }
     match history.find(which, game.name(), game.maximize(), None)? {
@@ -497,23 +463,23 @@ fn breakdown_text(game: &dyn Game, outcomes: &[CaseOutcome], by: &[String]) -> S
     )
 }
 
-/// The summary table of the games played (`played` and `summaries` in the same order) and,
-/// under it, what its figures mean ([`report::legend`]); `wall` is the run's duration and
-/// threads, when known.
-fn summary_text(
-    played: &[(&'static dyn Game, Vec<CaseOutcome>)],
-    summaries: &[(&'static str, Summary)],
-    wall: Option<(Duration, usize)>,
-) -> String {
+/// The summary table of the games played and, under it, what its figures mean
+/// ([`report::legend`]); `wall` is the run's duration and threads, when known.
+fn summary_text(played: &[PlayedGame], wall: Option<(Duration, usize)>) -> String {
     let rows: Vec<(&str, &marathon_core::Legend, &Summary)> = played
         .iter()
-        .zip(summaries)
-        .map(|((game, _), (_, summary))| (game.name(), game.legend(), summary))
+        .map(|game| (game.game.name(), game.game.legend(), &game.summary))
         .collect();
     let mut text = report::summary_table(&rows);
     let legends: Vec<(&str, &marathon_core::Legend, &[CaseOutcome])> = played
         .iter()
-        .map(|(game, outcomes)| (game.name(), game.legend(), outcomes.as_slice()))
+        .map(|game| {
+            (
+                game.game.name(),
+                game.game.legend(),
+                game.outcomes.as_slice(),
+            )
+        })
         .collect();
     text.push('\n');
     text.push_str(&report::legend(&legends, wall));
@@ -521,19 +487,15 @@ fn summary_text(
 }
 
 /// Each game's cases and summary, as the run report reads them.
-fn game_runs<'a>(
-    played: &'a [(&'static dyn Game, Vec<CaseOutcome>)],
-    summaries: &'a [(&'static str, Summary)],
-) -> Vec<run_report::GameRun<'a>> {
+fn game_runs(played: &[PlayedGame]) -> Vec<run_report::GameRun<'_>> {
     played
         .iter()
-        .zip(summaries)
-        .map(|((game, outcomes), (_, summary))| run_report::GameRun {
-            game: game.name(),
-            maximize: game.maximize(),
-            legend: game.legend(),
-            outcomes,
-            summary,
+        .map(|game| run_report::GameRun {
+            game: game.game.name(),
+            maximize: game.game.maximize(),
+            legend: game.game.legend(),
+            outcomes: &game.outcomes,
+            summary: &game.summary,
         })
         .collect()
 }
@@ -637,9 +599,9 @@ fn abbreviate(items: &[String]) -> String {
 
 /// `marathon merge`: the parts of a run, joined.
 fn merge(args: MergeArgs) -> Result<(), Stop> {
-    check_outputs(&[
-        ("--json", args.json.as_ref()),
-        ("--report", args.report.as_ref()),
+    files::check_outputs(&[
+        ("--json", args.json.as_deref()),
+        ("--report", args.report.as_deref()),
     ])?;
     let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
     let mut records = Vec::new();
@@ -667,23 +629,24 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     if let Some(warning) = missing_parts(&parts) {
         let _ = writeln!(io::stderr(), "marathon merge: warning: {warning}");
     }
-    let mut played: Vec<(&'static dyn Game, Vec<CaseOutcome>)> = Vec::new();
+    let mut merged: Vec<(&'static dyn Game, Vec<CaseOutcome>)> = Vec::new();
     for record in &records {
         let game = marathon_games::lookup(&record.game)?;
         let outcome = record.to_outcome(game)?;
-        match played.iter_mut().find(|(g, _)| g.name() == game.name()) {
+        match merged.iter_mut().find(|(g, _)| g.name() == game.name()) {
             Some((_, outcomes)) => outcomes.push(outcome),
-            None => played.push((game, vec![outcome])),
+            None => merged.push((game, vec![outcome])),
         }
     }
     let order = marathon_games::names();
-    played.sort_by_key(|(game, _)| order.iter().position(|name| *name == game.name()));
-    for (game, outcomes) in &mut played {
+    merged.sort_by_key(|(game, _)| order.iter().position(|name| *name == game.name()));
+    let mut played = Vec::new();
+    for (game, mut outcomes) in merged {
         breakdown::check(game.name(), game.params(), &args.by)?;
         outcomes.sort_by(|a, b| a.case.cmp(&b.case));
+        played.push(PlayedGame::new(game, outcomes, None));
     }
     let mut out = Stdout::default();
-    let mut summaries = Vec::new();
     let held: Vec<String> = parts.iter().map(Part::describe).collect();
     out.print(&report::wrap(
         &format!(
@@ -695,21 +658,24 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
         "  ",
     ));
     out.print("\n");
-    for (game, outcomes) in &played {
+    for game in &played {
         if !args.summary_only {
-            out.print(&report::case_table(game.legend(), outcomes, None));
+            out.print(&report::case_table(
+                game.game.legend(),
+                &game.outcomes,
+                None,
+            ));
             out.print("\n");
         }
-        out.print(&breakdown_text(*game, outcomes, &args.by));
-        summaries.push((game.name(), Summary::of(outcomes, None)));
+        out.print(&breakdown_text(game.game, &game.outcomes, &args.by));
     }
-    out.print(&summary_text(&played, &summaries, None));
+    out.print(&summary_text(&played, None));
     let mut errors = Vec::new();
     if let Some(path) = &args.json {
         let mut text = String::new();
-        for (game, outcomes) in &played {
-            for outcome in outcomes {
-                text.push_str(&CaseRecord::new(game.legend(), outcome, None).to_line());
+        for game in &played {
+            for outcome in &game.outcomes {
+                text.push_str(&CaseRecord::new(game.game.legend(), outcome, None).to_line());
                 text.push('\n');
             }
         }
@@ -718,7 +684,7 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
         }
     }
     if let Some(path) = &args.report {
-        let runs = game_runs(&played, &summaries);
+        let runs = game_runs(&played);
         let command: Vec<String> = std::env::args().collect();
         let setup = run_report::RunSetup {
             player: None,
@@ -914,7 +880,7 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
         args.quiet,
         sandbox.as_ref(),
     )?;
-    check_output("--output", &args.output)?;
+    files::check_outputs(&[("--output", Some(&args.output))])?;
     watch_signals()?;
     process_tree::adopt_orphans();
     let recording = game.record(&case, &config);
@@ -944,6 +910,120 @@ fn replay(args: ReplayArgs) -> Result<(), Stop> {
 
 fn play(args: PlayArgs) -> Result<(), Stop> {
     let tour = args.game.is_none();
+    let plan = play_plan(&args)?;
+    let history = History::here();
+    let earlier = match &args.compare {
+        Some(which) => Some(earlier_run(&history, which, &plan)?),
+        None => None,
+    };
+    if let Some(torn) = earlier.as_ref().and_then(|earlier| earlier.torn.as_ref()) {
+        let _ = writeln!(io::stderr(), "marathon: --compare: {torn}");
+    }
+    // What the report's replay commands play: the first game's player.
+    let player = plan.games.first().map(|game| game.config.player.clone());
+    let outputs = Outputs {
+        json: args.json.clone(),
+        best: args.best.clone(),
+        report: args.report.clone(),
+        keep: (!args.no_save).then(|| Keep {
+            history,
+            label: args.label.clone(),
+            command: std::env::args().collect(),
+            commit: option_env!("MARATHON_COMMIT").map(str::to_owned),
+        }),
+        shard: args.shard,
+        progress: true,
+    };
+    let checked = Run::check(plan, outputs, &run::FLAGS)?;
+    // Caught from here on only: a signal before this ends marathon at once, nothing written.
+    watch_signals()?;
+    let mut run = checked.open()?;
+    process_tree::adopt_orphans();
+    let mut out = Stdout::default();
+    while let Some(played) = run.play_next(|_| {})? {
+        if !tour && !args.summary_only {
+            let table = report::case_table(
+                played.game.legend(),
+                &played.outcomes,
+                played.relative.as_deref(),
+            );
+            out.print(&table);
+            out.print("\n");
+        }
+        out.print(&breakdown_text(played.game, &played.outcomes, &args.by));
+    }
+    process_tree::kill_adopted();
+    let ended = run.finish();
+    let played = &ended.games;
+    out.print(&summary_text(played, Some((ended.wall, ended.threads))));
+    if let Some(signal) = interrupt::requested() {
+        let finished: usize = played.iter().map(|game| game.outcomes.len()).sum();
+        out.print(&format!(
+            "\ninterrupted by {}: {finished} of {} cases finished{}; \
+             the table and the files hold those\n",
+            signal_name(signal),
+            ended.total,
+            if ended.asked < ended.total {
+                format!(" ({} of them never started)", ended.total - ended.asked)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if let Some(note) = load_note::busy_machine_note(played.iter().flat_map(|g| &g.outcomes)) {
+        out.print(&format!("\n{note}\n"));
+    }
+    let runs = game_runs(played);
+    if let Some(earlier) = &earlier {
+        out.print("\n");
+        for run in &runs {
+            let comparison = run_report::Comparison::of(run, earlier);
+            out.print(&format!("{}\n", comparison.line(run.game, &earlier.name)));
+        }
+    }
+    let mut errors = Vec::new();
+    if let (Some(path), Some(player)) = (&args.report, &player) {
+        let command: Vec<String> = std::env::args().collect();
+        let setup = run_report::RunSetup {
+            player: Some(player),
+            replay_flags: &replay_flags(&args),
+            command: &command.join(" "),
+            by: &args.by,
+        };
+        let page = run_report::html(&runs, &setup, earlier.as_ref());
+        if let Err(e) = files::write_atomically(path, page.as_bytes()) {
+            errors.push(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    if tour {
+        let seeds = args.seeds.as_deref().unwrap_or(TOUR_SEEDS);
+        let limits = match args.player.time_limit {
+            Some(seconds) => format!("{seconds} s per case"),
+            None => format!("1/{TOUR_TIME_DIVISOR} of each contest's time limit"),
+        };
+        out.print(&format!(
+            "\n(a quick tour: seeds {seeds}, {limits}; \
+             `marathon play GAME --seeds 1-100` for the real thing)\n"
+        ));
+    }
+    errors.extend(ended.errors);
+    let printed = out.finish();
+    if !errors.is_empty() {
+        return Err(Stop::Output(errors.join("; ")));
+    }
+    // An interrupted run exits as interrupted even if the table could not be printed: after a
+    // SIGHUP the terminal is gone, and that is no news.
+    if let Some(signal) = interrupt::requested() {
+        return Err(Stop::Interrupted(signal));
+    }
+    printed
+}
+
+/// What `play`'s flags ask for, checked before anything is played or written: the games (one,
+/// or every game for the tour), each one's cases (seeds in a group, or the official cases, then
+/// the shard's part) and how to play them.
+fn play_plan(args: &PlayArgs) -> Result<Plan, Stop> {
+    let tour = args.game.is_none();
     let selected = match &args.game {
         Some(name) => vec![marathon_games::lookup(name)?],
         None => marathon_games::games().to_vec(),
@@ -955,9 +1035,8 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             "--official needs a game (e.g. `marathon play solitaire --official`)".into(),
         ));
     }
-    // Everything the command line says is checked before anything is played or written.
     let sandbox = sandbox(&args.sandbox)?;
-    let mut plans = Vec::new();
+    let mut games = Vec::new();
     for game in selected {
         let mut limit = time_limit(game, args.player.time_limit)?;
         if tour && args.player.time_limit.is_none() {
@@ -989,209 +1068,42 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             Some(shard) => shard.select(cases),
             None => cases,
         };
-        plans.push((game, config, cases));
+        games.push(GamePlan {
+            game,
+            config,
+            cases,
+        });
     }
-    let history = History::here();
-    let earlier = match &args.compare {
-        Some(which) => Some(earlier_run(&history, which, &plans)?),
-        None => None,
-    };
-    if let Some(torn) = earlier.as_ref().and_then(|earlier| earlier.torn.as_ref()) {
-        let _ = writeln!(io::stderr(), "marathon: --compare: {torn}");
-    }
-    let best = args.best.as_deref().map(BestScores::load).transpose()?;
-    check_outputs(&[
-        ("--json", args.json.as_ref()),
-        ("--best", args.best.as_ref()),
-        ("--report", args.report.as_ref()),
-    ])?;
-    let workers = Workers::start(args.threads.map_or(0, usize::from))
-        .map_err(|e| Stop::Usage(format!("--threads: {e}")))?;
-    watch_signals()?;
-    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-    let kept = if args.no_save {
-        None
-    } else {
-        let info = RunInfo {
-            id: String::new(),
-            started: String::new(),
-            command: std::env::args().collect(),
-            label: args.label.clone(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            commit: option_env!("MARATHON_COMMIT").map(str::to_owned),
-            cpus,
-            threads: workers.count(),
-            games: Vec::new(),
-            complete: false,
-        };
-        let kept = history.start(info).map_err(|e| {
-            Stop::Usage(format!(
-                "cannot keep the run in {}: {e} (--no-save plays without keeping it)",
-                history.dir().display()
-            ))
-        })?;
-        Some(kept)
-    };
-    // Emptied only now, when nothing is left that could refuse the run.
-    let json = match &args.json {
-        Some(path) => match File::create(path) {
-            Ok(file) => Some((path.clone(), file)),
-            Err(e) => {
-                if let Some(kept) = kept {
-                    kept.discard();
-                }
-                return Err(Stop::Usage(format!(
-                    "--json {}: cannot write there: {e}",
-                    path.display()
-                )));
-            }
-        },
-        None => None,
-    };
-    let mut sinks = Sinks::new(json, best, kept, args.shard);
-    process_tree::adopt_orphans();
+    Ok(Plan {
+        games,
+        threads: args.threads.map_or(0, usize::from),
+    })
+}
 
-    let options = RunOptions {
-        workers: &workers,
-        progress: true,
-    };
-    let mut out = Stdout::default();
-    let mut summaries = Vec::new();
-    let mut played = Vec::new();
-    let mut asked = 0;
-    let started = Instant::now();
-    for (game, config, cases) in &plans {
-        if interrupt::requested().is_some() {
-            break;
-        }
-        asked += cases.len();
-        // Each case's relative score as its JSON line gave it, for the table.
-        let mut relatives = std::collections::HashMap::new();
-        let run = run_cases(*game, cases, config, &options, |outcome| {
-            if let Some(relative) = sinks.record(*game, outcome) {
-                relatives.insert(outcome.case.clone(), relative);
-            }
-        })?;
-        let outcomes = run.outcomes;
-        let relative: Option<Vec<f64>> = match sinks.keeps_best() {
-            true => outcomes
-                .iter()
-                .map(|o| relatives.get(&o.case).copied())
-                .collect(),
-            false => None,
-        };
-        if !tour && !args.summary_only {
-            out.print(&report::case_table(
-                game.legend(),
-                &outcomes,
-                relative.as_deref(),
-            ));
-            out.print("\n");
-        }
-        out.print(&breakdown_text(*game, &outcomes, &args.by));
-        summaries.push((game.name(), Summary::of(&outcomes, relative.as_deref())));
-        played.push((*game, outcomes));
+/// The flags the report's replay commands repeat, so that a case replays as it played.
+fn replay_flags(args: &PlayArgs) -> String {
+    let mut flags = String::new();
+    if let Some(effort) = args.player.effort {
+        flags.push_str(&format!(" --effort {effort}"));
     }
-    process_tree::kill_adopted();
-    let threads = options.workers.count();
-    out.print(&summary_text(
-        &played,
-        &summaries,
-        Some((started.elapsed(), threads)),
-    ));
-    let cases_played: usize = played.iter().map(|(_, outcomes)| outcomes.len()).sum();
-    if let Some(signal) = interrupt::requested() {
-        let total: usize = plans.iter().map(|(_, _, cases)| cases.len()).sum();
-        out.print(&format!(
-            "\ninterrupted by {}: {cases_played} of {total} cases finished{}; \
-             the table and the files hold those\n",
-            signal_name(signal),
-            if asked < total {
-                format!(" ({} of them never started)", total - asked)
-            } else {
-                String::new()
-            }
-        ));
+    if let Some(seconds) = args.player.time_limit {
+        flags.push_str(&format!(" --time-limit {seconds}"));
     }
-    if let Some(note) =
-        load_note::busy_machine_note(played.iter().flat_map(|(_, outcomes)| outcomes))
-    {
-        out.print(&format!("\n{note}\n"));
+    if let Some(clock) = args.player.clock {
+        flags.push_str(&format!(" --clock {clock}"));
     }
-    let runs = game_runs(&played, &summaries);
-    if let Some(earlier) = &earlier {
-        out.print("\n");
-        for run in &runs {
-            let comparison = run_report::Comparison::of(run, earlier);
-            out.print(&format!("{}\n", comparison.line(run.game, &earlier.name)));
+    match args.memory_limit {
+        Some(MemoryLimit::Mib(mib)) => flags.push_str(&format!(" --memory-limit {mib}")),
+        Some(MemoryLimit::Unlimited) => flags.push_str(" --memory-limit none"),
+        Some(MemoryLimit::Contest) | None => {}
+    }
+    // A program judged in the sandbox is replayed in it, never outside.
+    if args.sandbox.sandbox {
+        flags.push_str(" --sandbox");
+        for path in &args.sandbox.allow_read {
+            let path = path.to_string_lossy().replace('\'', r"'\''");
+            flags.push_str(&format!(" --allow-read '{path}'"));
         }
     }
-    let totals = runs
-        .iter()
-        .map(|run| GameTotals {
-            game: run.game.to_string(),
-            cases: run.summary.cases,
-            mean: run.summary.mean,
-        })
-        .collect();
-    sinks.finish_kept(totals, interrupt::requested().is_none());
-    let mut errors = Vec::new();
-    if let (Some(path), Some((_, config, _))) = (&args.report, plans.first()) {
-        let command: Vec<String> = std::env::args().collect();
-        let mut replay_flags = String::new();
-        if let Some(effort) = args.player.effort {
-            replay_flags.push_str(&format!(" --effort {effort}"));
-        }
-        if let Some(seconds) = args.player.time_limit {
-            replay_flags.push_str(&format!(" --time-limit {seconds}"));
-        }
-        if let Some(clock) = args.player.clock {
-            replay_flags.push_str(&format!(" --clock {clock}"));
-        }
-        match args.memory_limit {
-            Some(MemoryLimit::Mib(mib)) => replay_flags.push_str(&format!(" --memory-limit {mib}")),
-            Some(MemoryLimit::Unlimited) => replay_flags.push_str(" --memory-limit none"),
-            Some(MemoryLimit::Contest) | None => {}
-        }
-        // A program judged in the sandbox is replayed in it, never outside.
-        if args.sandbox.sandbox {
-            replay_flags.push_str(" --sandbox");
-            for path in &args.sandbox.allow_read {
-                let path = path.to_string_lossy().replace('\'', r"'\''");
-                replay_flags.push_str(&format!(" --allow-read '{path}'"));
-            }
-        }
-        let setup = run_report::RunSetup {
-            player: Some(&config.player),
-            replay_flags: &replay_flags,
-            command: &command.join(" "),
-            by: &args.by,
-        };
-        let page = run_report::html(&runs, &setup, earlier.as_ref());
-        if let Err(e) = files::write_atomically(path, page.as_bytes()) {
-            errors.push(format!("cannot write {}: {e}", path.display()));
-        }
-    }
-    if tour {
-        let seeds = args.seeds.as_deref().unwrap_or(TOUR_SEEDS);
-        let limits = match args.player.time_limit {
-            Some(seconds) => format!("{seconds} s per case"),
-            None => format!("1/{TOUR_TIME_DIVISOR} of each contest's time limit"),
-        };
-        out.print(&format!(
-            "\n(a quick tour: seeds {seeds}, {limits}; \
-             `marathon play GAME --seeds 1-100` for the real thing)\n"
-        ));
-    }
-    errors.extend(sinks.finish());
-    let printed = out.finish();
-    if !errors.is_empty() {
-        return Err(Stop::Output(errors.join("; ")));
-    }
-    // An interrupted run exits as interrupted even if the table could not be printed: after a
-    // SIGHUP the terminal is gone, and that is no news.
-    if let Some(signal) = interrupt::requested() {
-        return Err(Stop::Interrupted(signal));
-    }
-    printed
+    flags
 }

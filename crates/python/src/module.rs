@@ -6,10 +6,11 @@
 //! int), never a panic.
 
 use numpy::PyArray1;
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -202,9 +203,10 @@ fn seeds(text: &str) -> PyResult<Vec<u64>> {
     runs::seeds(text).map_err(value_error)
 }
 
-/// What `marathon play` would play, checked: raises `ValueError` naming what is wrong.
+/// What `marathon play` would play, checked with its outputs (the best scores readable, every
+/// path writable; nothing is written): raises `ValueError` naming what is wrong.
 #[pyfunction]
-#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new()))]
+#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new(), json=None, best=None, save=false, label=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per flag of `marathon play`.
 fn check(
     game: String,
@@ -216,6 +218,10 @@ fn check(
     group: Option<u32>,
     threads: Option<usize>,
     settings: Vec<(String, String)>,
+    json: Option<PathBuf>,
+    best: Option<PathBuf>,
+    save: bool,
+    label: Option<String>,
 ) -> PyResult<()> {
     let request = PlayRequest {
         game,
@@ -227,26 +233,33 @@ fn check(
         group,
         threads,
         settings,
+        json,
+        best,
+        save,
+        label,
     };
-    runs::plan(&request).map(|_| ()).map_err(value_error)
+    runs::check(&request).map_err(value_error)
 }
 
 /// What the thread playing a run tells the Python thread waiting for it.
 enum Event {
     /// A case ended: its `--json` line.
     Case(String),
-    /// The run ended: every line in seed order, or why it could not start.
-    End(Result<Vec<String>, String>),
+    /// The run ended: every line in seed order and the errors writing its outputs, or the
+    /// error that stopped it.
+    End(Result<runs::Played, String>),
 }
 
 /// Plays the cases as `marathon play` does and returns each case's `--json` line, in seed
-/// order. The GIL is released while the cases play; `progress`, if given, is called on the
-/// calling thread as `progress(done, total, line)` after each case, with that case's line.
-/// Ctrl-C (`KeyboardInterrupt`) stops the run as it stops `marathon play` (no new case, the
-/// running ones' players killed) and is raised once the run has ended; so is an exception
-/// raised by `progress`.
+/// order; `json`, `best`, `save` and `label` are `marathon play`'s outputs (a run refused
+/// raises `ValueError` before anything is written). The GIL is released while the cases play;
+/// `progress`, if given, is called on the calling thread as `progress(done, total, line)` after
+/// each case, with that case's line. Ctrl-C (`KeyboardInterrupt`) stops the run as it stops
+/// `marathon play` (no new case, the running ones' players killed, what finished kept in the
+/// outputs) and is raised once the run has ended; so is an exception raised by `progress`. An
+/// output that could not be written raises `OSError` once the run has ended.
 #[pyfunction]
-#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new(), progress=None))]
+#[pyo3(signature = (game, seeds, player=None, effort=None, time_limit=None, exec=None, group=None, threads=None, settings=Vec::new(), json=None, best=None, save=false, label=None, progress=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per flag of `marathon play`.
 fn play(
     py: Python<'_>,
@@ -259,8 +272,13 @@ fn play(
     group: Option<u32>,
     threads: Option<usize>,
     settings: Vec<(String, String)>,
+    json: Option<PathBuf>,
+    best: Option<PathBuf>,
+    save: bool,
+    label: Option<String>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<String>> {
+    let total = seeds.len();
     let request = PlayRequest {
         game,
         seeds,
@@ -271,15 +289,19 @@ fn play(
         group,
         threads,
         settings,
+        json,
+        best,
+        save,
+        label,
     };
-    let plan = runs::plan(&request).map_err(value_error)?;
-    let total = plan.cases.len();
+    // Reading the best scores and starting the workers may take a moment: other threads run.
+    let run = py.detach(|| runs::start(&request)).map_err(value_error)?;
     let (sender, mut receiver) = mpsc::channel();
     let worker = std::thread::spawn(move || {
-        let result = runs::play(&plan, |line| {
+        let result = runs::play(run, |line| {
             let _ = sender.send(Event::Case(line));
         });
-        let _ = sender.send(Event::End(result.map(|(lines, _)| lines)));
+        let _ = sender.send(Event::End(result));
     });
     let mut done = 0usize;
     // Stops the run and waits for its end, then clears the stop for the next run.
@@ -309,9 +331,12 @@ fn play(
                     return Err(error);
                 }
             }
-            Ok(Event::End(Ok(lines))) => {
+            Ok(Event::End(Ok(played))) => {
                 let _ = worker.join();
-                return Ok(lines);
+                if !played.errors.is_empty() {
+                    return Err(PyOSError::new_err(played.errors.join("; ")));
+                }
+                return Ok(played.lines);
             }
             Ok(Event::End(Err(error))) => {
                 let _ = worker.join();

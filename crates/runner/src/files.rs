@@ -102,6 +102,31 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
     fs::remove_file(&temporary)
 }
 
+/// Checks each output given as (flag, path) with [`check_writable`], and refuses two flags that
+/// name one file ([`same_file`]): each would replace what the other wrote. The messages name
+/// the flags; nothing is written.
+pub fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    let given: Vec<(&str, &Path)> = outputs
+        .iter()
+        .filter_map(|&(flag, path)| Some((flag, path?)))
+        .collect();
+    for (i, &(flag, path)) in given.iter().enumerate() {
+        check_writable(path)
+            .map_err(|e| format!("{flag} {}: cannot write there: {e}", path.display()))?;
+        for &(other_flag, other) in &given[..i] {
+            if same_file(path, other) {
+                return Err(format!(
+                    "{other_flag} {} and {flag} {} are one file: each would replace the other's \
+                     content; give them different files",
+                    other.display(),
+                    path.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Whether two output paths would write one regular file: the same file (through links, hard
 /// links included) where it exists, the same place where it does not. Two outputs to one
 /// device or FIFO (`/dev/null`) are each written in full, so they do not count.

@@ -1,5 +1,6 @@
-//! What only marathon's binary (and tools that run many cases) needs: the parallel runner, the
-//! score tables and summaries, best-known scores, the JSON Lines record of a case, run reports,
+//! What only marathon's binary (and tools that run many cases) needs: the parallel runner, one
+//! run with its outputs (`run`, which the CLI, Python and the tuner share), the score tables and
+//! summaries, best-known scores, the JSON Lines record of a case, run reports,
 //! whole-or-untouched output files, and the note on a busy machine. The games never depend on
 //! it.
 
@@ -9,8 +10,9 @@ pub mod history;
 pub mod load_note;
 pub mod record;
 pub mod report;
+pub mod run;
 pub mod run_report;
 pub mod runner;
 pub mod select;
-pub mod sinks;
+mod sinks;
 pub mod table;

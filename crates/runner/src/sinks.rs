@@ -18,6 +18,14 @@ use crate::select::Shard;
 /// How often a run rewrites `--best` while it finds new bests (and once more at its end).
 const BEST_SAVE_INTERVAL: Duration = Duration::from_secs(1);
 
+/// A case as the sinks wrote it.
+pub struct Recorded {
+    /// 100 * score / best when best-known scores are kept ([`BestScores::relative`]).
+    pub relative: Option<f64>,
+    /// Its `--json` line, without the newline.
+    pub line: String,
+}
+
 /// Where each finished case goes as it finishes: a line of `--json`, flushed, `--best`, and
 /// the kept run.
 pub struct Sinks {
@@ -83,8 +91,9 @@ impl Sinks {
         errors
     }
 
-    /// Records one finished case; returns its relative score when best scores are kept.
-    pub fn record(&mut self, game: &dyn Game, outcome: &CaseOutcome) -> Option<f64> {
+    /// Records one finished case; returns its record line and, when best scores are kept, its
+    /// relative score.
+    pub fn record(&mut self, game: &dyn Game, outcome: &CaseOutcome) -> Recorded {
         let relative = self.best.as_mut().map(|best| {
             if best.merge(std::slice::from_ref(outcome), game.maximize()) > 0 {
                 self.best_changed = true;
@@ -112,7 +121,7 @@ impl Sinks {
             // Errors surface at the last save, at the end of the run.
             let _ = self.save_best();
         }
-        relative
+        Recorded { relative, line }
     }
 
     fn save_best(&mut self) -> Result<(), String> {

@@ -13,7 +13,7 @@ use marathon_core::{
     CaseId, CaseOutcome, Legend, PlayConfig, Settings, format_score, parse_seed_set,
 };
 use marathon_runner::record::CaseRecord;
-use marathon_runner::runner::{RunOptions, Workers, run_cases};
+use marathon_runner::run::{self, GamePlan, Outputs, Plan, Run};
 use marathon_runner::select::{builtin_player, case_ids, time_limit};
 use marathon_runner::{breakdown, table};
 
@@ -102,17 +102,31 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
     for row in &rows {
         game.settings(&player, &row.settings)?;
     }
-    let workers = Workers::start(args.threads.map_or(0, usize::from))
-        .map_err(|e| format!("--threads: {e}"))?;
+    let plan = Plan {
+        games: rows
+            .iter()
+            .map(|row| GamePlan {
+                game,
+                config: PlayConfig {
+                    settings: row.settings.clone(),
+                    ..PlayConfig::builtin(&player, limit, args.effort)
+                },
+                cases: cases.clone(),
+            })
+            .collect(),
+        threads: args.threads.map_or(0, usize::from),
+    };
+    // No outputs of the run's own: the sweep's --json lines carry each row's settings.
+    let outputs = Outputs {
+        progress: true,
+        ..Outputs::default()
+    };
+    let mut run = Run::start(plan, outputs, &run::FLAGS)?;
     let mut json = match &args.json {
         Some(path) => Some(BufWriter::new(
             File::create(path).map_err(|e| format!("--json {}: {e}", path.display()))?,
         )),
         None => None,
-    };
-    let options = RunOptions {
-        workers: &workers,
-        progress: true,
     };
     println!(
         "{} {player}, seeds {} ({} cases), {}{}",
@@ -129,25 +143,25 @@ pub fn run(args: SweepArgs) -> Result<(), String> {
             format!(", set {held}")
         }
     );
-    for row in &mut rows {
-        let config = PlayConfig {
-            settings: row.settings.clone(),
-            ..PlayConfig::builtin(&player, limit, args.effort)
-        };
+    // A row a game of the run; an interruption leaves the rows after it empty.
+    for row in &rows {
         let mut written = Ok(());
-        let run = run_cases(game, &cases, &config, &options, |outcome| {
-            if let Some(out) = json.as_mut()
-                && written.is_ok()
-            {
-                written = write_record(out, game.legend(), outcome, &row.settings);
-            }
-        })
-        .map_err(|e| e.to_string())?;
+        let played = run
+            .play_next(|finished| {
+                if let Some(out) = json.as_mut()
+                    && written.is_ok()
+                {
+                    written = write_record(out, game.legend(), finished.outcome, &row.settings);
+                }
+            })
+            .map_err(|e| e.to_string())?;
         written.map_err(|e| format!("--json: {e}"))?;
-        row.outcomes = run.outcomes;
-        if run.interrupted {
+        if played.is_none() {
             break;
         }
+    }
+    for (row, played) in rows.iter_mut().zip(run.finish().games) {
+        row.outcomes = played.outcomes;
     }
     print!(
         "{}",
