@@ -709,6 +709,25 @@ impl Network {
         best
     }
 
+    /// [`Network::best_move_exact`], but a move that clears beats every move that does not.
+    pub fn best_move_clearing_first(
+        &self,
+        board: &Board,
+        exact: usize,
+    ) -> Option<(Move, f32, u32)> {
+        let mut best: Option<(Move, f32, u32)> = None;
+        self.for_each_contender(board, exact, |mv, worth, removed| {
+            let better = match best {
+                None => true,
+                Some((_, w, r)) => (removed > 0, worth) > (r > 0, w),
+            };
+            if better {
+                best = Some((mv, worth, removed));
+            }
+        });
+        best
+    }
+
     /// The best `n` moves, best first, after the best `exact` quiet moves by fast score (8 to
     /// [`MAX_EXACT`]: at least as many as [`Network::best_move`]'s) got their exact worth: the fast score takes the
     /// whole-board terms as the board's own, so a move that keeps the empty cells connected on
