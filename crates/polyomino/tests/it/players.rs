@@ -4,8 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use marathon_core::env::{self, Environment, Turn};
-use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
+use crate::judged;
+
+use marathon_core::{CaseId, Environment, Game, PlayConfig, SolveConfig, Turn, Verdict};
 use marathon_polyomino::POLYOMINO;
 use marathon_polyomino::ai::smart::Params;
 use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play, speak_protocol};
@@ -64,14 +65,10 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             assert_eq!(outcome.verdict, Verdict::Ok, "{player} seed {seed}");
 
             let solve = SolveConfig::new(player, LIMIT, effort);
-            let (mut endpoint, transcript) = spawn_recorded_player(solve, speak_protocol).unwrap();
             let case = PolyominoCase::new(seed);
-            let mut steps = Vec::new();
-            let mut game = PolyominoEnv::new(seed);
-            let verdict = env::judge(&mut game, &mut endpoint, |_, step| steps.push(step.clone()));
-            endpoint.close();
-            let session = game.session();
-            assert_eq!(verdict, Verdict::Ok);
+            let recorded = judged::record(PolyominoEnv::new(seed), solve, speak_protocol);
+            let session = recorded.env.session();
+            assert_eq!(recorded.verdict, Verdict::Ok);
             let raw = outcome
                 .metrics
                 .iter()
@@ -87,7 +84,7 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             // The replay's steps cover exactly the cells the session covered, once each.
             let mut board = case.board();
             let mut places = 0;
-            for step in &steps {
+            for step in &recorded.events {
                 if let Step::Place { cells, .. } = step {
                     places += 1;
                     for &cell in cells {
@@ -104,13 +101,13 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             );
 
             // Replay the recorded commands on a fresh environment.
-            let lines = transcript.lines();
-            let mut fresh = PolyominoEnv::new(seed);
-            for line in &lines {
-                assert_eq!(fresh.turn(), Turn::Player, "a command after DONE");
-                let command = fresh.parse_action(line).unwrap();
-                fresh.step(command).unwrap();
-            }
+            let context = format!("{player} seed {seed}");
+            let fresh = judged::replay(
+                PolyominoEnv::new(seed),
+                &recorded.replies,
+                &context,
+                |_, _| {},
+            );
             let done = fresh.turn() == Turn::Over;
             assert!(done, "{player} seed {seed}: no DONE");
             assert_eq!(fresh.session().raw_score(), session.raw_score());
