@@ -14,6 +14,7 @@ pub mod game;
 pub mod in_play;
 pub mod input;
 pub mod interrupt;
+mod lab;
 pub mod legend;
 pub mod observation;
 pub mod process_tree;

@@ -3,13 +3,16 @@
 //! built-in AIs see exactly what an external program sees and nothing more.
 
 mod blocks;
-pub mod eval;
-pub mod greedy;
-pub mod ntuple;
 mod random;
-pub mod search;
 mod top_moves;
 mod windows;
+
+marathon_core::lab_modules! {
+    mod eval;
+    mod greedy;
+    mod ntuple;
+    mod search;
+}
 
 pub use eval::Weights;
 

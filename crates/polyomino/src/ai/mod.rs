@@ -6,9 +6,13 @@
 //! runs see the same text and the judge counts their time the same way. Tests may also run a
 //! player directly on a [`crate::rules::Session`].
 
-pub mod baseline;
-pub mod bits;
-pub mod smart;
+marathon_core::lab_modules! {
+    mod baseline;
+    mod bits;
+    mod smart;
+}
+
+pub use smart::Params;
 
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
@@ -40,12 +44,12 @@ pub struct PlayerConfig {
     pub params: smart::Params,
 }
 
-/// Whether player `name` reads [`smart::Params`] (the settings `--set` may change).
+/// Whether player `name` reads [`Params`] (the settings `--set` may change).
 pub fn reads_params(name: &str) -> bool {
     name == "ai"
 }
 
-/// The default [`smart::Params`] with player `name`'s `given` settings applied, or what is
+/// The default [`Params`] with player `name`'s `given` settings applied, or what is
 /// wrong with them; a player without them takes no settings.
 pub fn player_params(name: &str, given: &Settings) -> Result<smart::Params, String> {
     apply_part(name, reads_params(name), smart::Params::default(), given)

@@ -2,7 +2,7 @@
 //! [`speak_protocol`] (or, for the oracle, [`spawn_oracle`]), so the built-in players see
 //! exactly what an external program sees: the boards sent on player 1's turns.
 //!
-//! - `ai` ([`reader::ReaderPlayer`]): samples the opponents' weights from the posterior given
+//! - `ai` (`reader::ReaderPlayer`): samples the opponents' weights from the posterior given
 //!   their moves (read off successive boards) and plays the move that searches best on average
 //!   over the samples' replies.
 //! - `greedy`: the move that leaves player 1 the most pieces (most flips); ties go to the
@@ -10,12 +10,14 @@
 //! - `oracle`: the beam search of `ai` with the opponents' true weights; only the judge can
 //!   build it.
 
-pub mod greedy;
-pub mod infer;
-pub mod lineage;
-pub mod normal;
-pub mod reader;
-pub mod search;
+marathon_core::lab_modules! {
+    mod greedy;
+    mod infer;
+    mod lineage;
+    mod normal;
+    mod reader;
+    mod search;
+}
 
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};

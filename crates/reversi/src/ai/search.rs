@@ -279,6 +279,7 @@ pub const SURVIVAL_PIECES: u32 = 8;
 /// [`SURVIVAL_PIECES`]; else all its legal moves. A player with no piece scores 0 whatever
 /// else happens, and the samples' replies are right only about 40% of the time, so a move
 /// that some replies punish that way is not worth its mean.
+#[cfg(feature = "lab")]
 pub fn surviving_moves(root: &State) -> Bits {
     surviving_moves_until(root, None).expect("no deadline")
 }

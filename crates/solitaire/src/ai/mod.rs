@@ -7,11 +7,14 @@
 //! receive: [`Model`] takes the smallest alphabet of the statement's group table that holds
 //! every type seen so far.
 
-pub mod greedy;
 mod mcts;
-pub mod policy;
 mod random;
-pub mod search;
+
+marathon_core::lab_modules! {
+    mod greedy;
+    mod policy;
+    mod search;
+}
 
 use std::io::{self, BufRead, Write};
 

@@ -3,10 +3,13 @@
 //! `marathon solve tiles`; the protocol never shows the board, so every player keeps its own
 //! copy of the game under the rules, fed by the tiles it reads and the moves it answers.
 
-pub mod eval;
-pub mod greedy;
 mod random;
-pub mod search;
+
+marathon_core::lab_modules! {
+    mod eval;
+    mod greedy;
+    mod search;
+}
 
 pub use eval::Weights;
 
