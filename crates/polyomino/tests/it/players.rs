@@ -2,14 +2,16 @@
 //! validated, any refusal fails the test) over many seeds, and through the judge, where the
 //! commands they wrote are recorded and replayed on a fresh environment.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::judged;
 
-use marathon_core::{CaseId, Environment, Game, PlayConfig, SolveConfig, Turn, Verdict};
+use marathon_core::{
+    CaseId, Environment, Game, GameClock, PlayConfig, Settings, SolveConfig, Turn, Verdict,
+};
 use marathon_polyomino::POLYOMINO;
-use marathon_polyomino::ai::smart::Params;
-use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play, speak_protocol};
+use marathon_polyomino::ai::smart::{Params, SmartPlayer};
+use marathon_polyomino::ai::{PLAYERS, new_player, play, speak_protocol};
 use marathon_polyomino::env::{PolyominoEnv, Step};
 use marathon_polyomino::generator::PolyominoCase;
 
@@ -19,14 +21,8 @@ const LIMIT: Duration = Duration::from_secs(30);
 fn direct(player: &str, seed: u64, effort: Option<u64>) -> u64 {
     let mut game = PolyominoEnv::new(seed);
     let board = game.case().board();
-    let config = PlayerConfig {
-        effort,
-        time_limit: LIMIT,
-        started: Instant::now(),
-        seed,
-        params: Params::default(),
-    };
-    play(player, &board, &mut game, &config)
+    let mut builtin = new_player(player, effort, seed, &Settings::default()).unwrap();
+    play(builtin.as_mut(), board, &mut game, &GameClock::start(LIMIT))
         .unwrap_or_else(|e| panic!("{player} on seed {seed}: {e}"));
     game.session().raw_score()
 }
@@ -145,14 +141,9 @@ fn the_ai_with_held_pieces_and_wide_candidates_makes_only_valid_calls() {
     for seed in [1, 3, 7, 12] {
         let mut game = PolyominoEnv::new(seed);
         let board = game.case().board();
-        let config = PlayerConfig {
-            effort: Some(6),
-            time_limit: LIMIT,
-            started: Instant::now(),
-            seed,
-            params,
-        };
-        play("ai", &board, &mut game, &config).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let mut player = SmartPlayer::new(params, Some(6), seed);
+        play(&mut player, board, &mut game, &GameClock::start(LIMIT))
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert!(game.session().raw_score() > 0, "seed {seed}");
     }
 }

@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use super::{Clock, Player};
+use super::{BuiltinPlayer, Clock, Player};
 use crate::rules::{Bits, Board, Cell, Player as Seat, State};
 use crate::strategy::{self, Weights};
 
@@ -488,6 +488,9 @@ impl KnownPlayer {
 }
 
 impl Player for KnownPlayer {
+    type Observation = Board;
+    type Action = Cell;
+
     fn choose(&mut self, board: &Board, clock: &Clock) -> Cell {
         self.pace.start(clock);
         let state = State::from_board(board.clone(), 1);
@@ -495,6 +498,8 @@ impl Player for KnownPlayer {
         search(&state, model, self.effort, clock, &mut self.pace, 1.0).first
     }
 }
+
+impl BuiltinPlayer for KnownPlayer {}
 
 #[cfg(test)]
 mod tests {
