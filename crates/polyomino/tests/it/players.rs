@@ -7,7 +7,8 @@ use std::time::Duration;
 use crate::judged;
 
 use marathon_core::{
-    CaseId, Environment, Game, GameClock, PlayConfig, Settings, SolveConfig, Turn, Verdict,
+    CaseId, Environment, Game, GameClock, GameSpec, PlayConfig, Settings, SolveConfig, Turn,
+    Verdict,
 };
 use marathon_polyomino::POLYOMINO;
 use marathon_polyomino::ai::smart::{Params, SmartPlayer};
@@ -145,5 +146,25 @@ fn the_ai_with_held_pieces_and_wide_candidates_makes_only_valid_calls() {
         play(&mut player, board, &mut game, &GameClock::start(LIMIT))
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert!(game.session().raw_score() > 0, "seed {seed}");
+    }
+}
+
+/// The hint is the `ai`'s own decision where the game stands: at the start its first call in
+/// the game it plays at that effort, and after that `GET` (holding the piece, nothing placed yet)
+/// its second.
+#[test]
+fn the_hint_is_the_ais_next_call_in_its_own_game() {
+    let effort = 4;
+    for seed in [1, 5] {
+        let solve = SolveConfig::new("ai", LIMIT, Some(effort));
+        let game = judged::record(PolyominoEnv::new(seed), solve, speak_protocol);
+        let mut env = PolyominoEnv::new(seed);
+        for reply in &game.replies[..2] {
+            let hint = POLYOMINO
+                .hint(&env, effort)
+                .expect("a hint on the player's turn");
+            assert_eq!(&env.format_action(hint), reply, "seed {seed}");
+            env.step(hint).expect("the hint is legal");
+        }
     }
 }
