@@ -101,6 +101,11 @@ impl Clock {
         }
     }
 
+    /// The time used in all: the earlier decisions' and the current one's so far.
+    pub fn spent(&self) -> Duration {
+        self.used + self.elapsed()
+    }
+
     /// Time left for the rest of the case, counting the current decision as spent so far.
     pub fn remaining(&self) -> Duration {
         self.limit.saturating_sub(self.used + self.elapsed())

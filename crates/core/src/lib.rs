@@ -14,8 +14,10 @@ pub mod game;
 pub mod in_play;
 pub mod input;
 pub mod interrupt;
+mod lab;
 pub mod legend;
 pub mod observation;
+pub mod player;
 pub mod process_tree;
 pub mod replay;
 pub mod rng;
@@ -40,6 +42,7 @@ pub use game::{Game, PlayError, Replayed, Transcript, spawn_recorded_player, sta
 pub use in_play::{CaseInPlay, InPlay, Refusal};
 pub use legend::{Figure, Legend, Param, ParamKind, Term, format_fixed, format_total};
 pub use observation::{invalid_data, read_line, read_observation};
+pub use player::Player;
 pub use seeds::parse_seed_set;
 pub use settings::{Setting, Settings, Tunable};
 pub use spec::{GameSpec, Scored, Solve, Started};

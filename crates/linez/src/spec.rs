@@ -103,6 +103,10 @@ impl GameSpec for Linez {
         let mut player = ai::new_player("ai", Some(effort), seed, &Settings::default()).ok()?;
         let state = env.state();
         let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
-        player.choose(&state.board, state.preview, &clock)
+        let seen = ai::Observation {
+            board: state.board,
+            preview: state.preview,
+        };
+        Some(player.choose(&seen, &clock))
     }
 }

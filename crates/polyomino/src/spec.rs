@@ -12,7 +12,7 @@ use marathon_core::replay::Viewer;
 use marathon_core::rng::seed_from_lines;
 use marathon_core::settings::list_part;
 use marathon_core::{
-    CaseId, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting,
+    CaseId, Clock, ClockKind, Figure, GameSpec, Legend, Metric, Param, ParamKind, Scored, Setting,
     Settings, Solve, Term, Verdict,
 };
 use serde_json::Value;
@@ -200,8 +200,9 @@ impl GameSpec for Polyomino {
         vis::step_json(env.session(), step)
     }
 
-    /// The `ai` player's next call ([`ai::hint`]) on the board as it stands, holding the piece
-    /// requested last if it is not placed; seeded from the case's text, as in a game.
+    /// The `ai` player's next call on the board as it stands, holding the piece requested last
+    /// if it is not placed: its decision at a turn, started there; seeded from the case's text,
+    /// as in a game.
     fn hint(&self, env: &PolyominoEnv, effort: u64) -> Option<Command> {
         if env.turn() != Turn::Player {
             return None;
@@ -209,6 +210,14 @@ impl GameSpec for Polyomino {
         let case = env.case();
         let text = format_case(case.width, case.height, &case.covered);
         let seed = seed_from_lines(&text.lines().collect::<Vec<_>>());
-        Some(ai::hint(env.session(), env.pending(), effort, seed))
+        let mut player = ai::new_player("ai", Some(effort), seed, &Settings::default()).ok()?;
+        let session = env.session();
+        let seen = ai::Observation {
+            board: session.board().clone(),
+            requested: session.requested(),
+            pending: env.pending().map(|(index, piece)| (index, piece.clone())),
+        };
+        let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
+        Some(player.choose(&seen, &clock))
     }
 }

@@ -165,11 +165,10 @@ impl GameSpec for Solitaire {
         let mut player = ai::new_player("ai", Some(effort), seed, &Settings::default()).ok()?;
         let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
         let state = env.state();
-        let choice = if state.is_over() {
-            None
+        Some(if state.is_over() {
+            Reply::Stop
         } else {
             player.choose(state, &clock)
-        };
-        Some(choice.map_or(Reply::Stop, Reply::Remove))
+        })
     }
 }

@@ -1,16 +1,11 @@
-//! Hostile text for every game's parser and judge fuzz tests (`crates/*/tests/it/fuzz.rs`): numbers at and just past every integer limit, signs, floats,
-//! empty and blank tokens, non-ASCII, control characters, and tokens and lines far longer than
-//! any reply. Each game builds its lines from these tokens around its own command words.
+//! Hostile text for every game's parser and judge fuzz tests (`crates/*/tests/it/fuzz.rs`):
+//! numbers at and just past every integer limit, signs, floats, empty and blank tokens,
+//! non-ASCII, control characters, and tokens and lines far longer than any reply. Each game
+//! builds its lines from these tokens around its own command words, and the verdicts it
+//! checks come from [`crate::judged::play_then`].
 
-use std::io::{self, BufRead, Write};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use marathon_core::{Endpoint, Environment, Verdict, env};
+use marathon_core::Verdict;
 use proptest::prelude::*;
-
-/// The player's time in the judge tests: far more than a scripted player needs.
-pub const LIMIT: Duration = Duration::from_secs(60);
 
 /// How long the long tokens and lines are: far beyond any reply, well within the judge's
 /// 1 MB line limit, so that the parsers (not the line reader) must cope with them.
@@ -212,57 +207,4 @@ pub fn assert_judged_as_the_rules_say(verdict: &Verdict, line: &str, refusal: Op
             assert_eq!(verdict, &Verdict::invalid(received, reason));
         }
     }
-}
-
-/// One line of the judge's text without its terminator; `None` once the judge closed it.
-pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim_end().to_string()))
-}
-
-/// One line of the judge's text that must come.
-pub fn expect_line(input: &mut dyn BufRead) -> io::Result<String> {
-    read_line(input)?.ok_or_else(|| io::Error::other("the judge's text ended"))
-}
-
-/// What the rules say of the hostile line on the position it answered, kept by the scripted
-/// player when it sends the line: `None` if they accept it, else the judge's reason.
-#[derive(Clone, Default)]
-pub struct Judged(Arc<Mutex<Option<Option<String>>>>);
-
-impl Judged {
-    pub fn record(&self, refusal: Option<String>) {
-        *self.0.lock().unwrap() = Some(refusal);
-    }
-
-    /// Whether the hostile line has been sent.
-    pub fn is_recorded(&self) -> bool {
-        self.0.lock().unwrap().is_some()
-    }
-}
-
-/// Plays `env` under the judge against `player` (a scripted player on a thread that plays
-/// legally, sends a hostile line and records what the rules say of it). Returns the verdict and
-/// that refusal.
-pub fn judge_against<E: Environment>(
-    mut env: E,
-    player: impl FnOnce(&mut dyn BufRead, &mut dyn Write, Judged) -> io::Result<()> + Send + 'static,
-) -> (Verdict, Option<String>) {
-    let judged = Judged::default();
-    let record = judged.clone();
-    let mut endpoint =
-        Endpoint::spawn_thread(LIMIT, move |input, output| player(input, output, record))
-            .expect("the player thread starts");
-    let verdict = env::judge(&mut env, &mut endpoint, |_, _| {});
-    endpoint.close();
-    let refusal = judged
-        .0
-        .lock()
-        .unwrap()
-        .clone()
-        .expect("the game lasted until the hostile line");
-    (verdict, refusal)
 }

@@ -1,6 +1,7 @@
-//! What the tests of several crates share, as a dev-dependency: hostile text and the judge
-//! against a scripted player for the games' fuzz tests, and finding the headless browser for
-//! the page tests.
+//! What the tests of several crates share, as a dev-dependency: hostile text for the games'
+//! fuzz tests, games under the judge (a scripted player that turns hostile, a built-in player's
+//! game recorded and replayed), and finding the headless browser for the page tests.
 
 pub mod browser;
 pub mod hostile;
+pub mod judged;

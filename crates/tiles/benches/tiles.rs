@@ -8,32 +8,34 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use marathon_tiles::ai::eval::{Evaluator, Weights};
 use marathon_tiles::ai::search::{SearchPlayer, tuned_weights};
-use marathon_tiles::ai::{Clock, Player};
+use marathon_tiles::ai::{Clock, Observation, Player};
 use marathon_tiles::generator::TilesCase;
-use marathon_tiles::rules::{REGULAR_BASE, State, Tile};
+use marathon_tiles::rules::{REGULAR_BASE, State};
 
-/// The position of seed `seed` after `turns` moves of the one-ply `ai`, and the next tile.
-fn mid_game(seed: u64, turns: u32) -> (State, Tile) {
+/// The position of seed `seed` after `turns` moves of the one-ply `ai`, with the next tile.
+fn mid_game(seed: u64, turns: u32) -> Observation {
     let mut case = TilesCase::new(seed);
-    let mut state = State::new(case.params);
     let mut player = SearchPlayer::new(case.params, tuned_weights(case.params), Some(1));
     let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
+    let mut seen = Observation {
+        state: State::new(case.params),
+        tile: case.next_tile(true),
+    };
     for _ in 0..turns {
-        let tile = case.next_tile(state.board.is_empty());
-        let mv = player.choose(&state, tile, &clock);
-        state.play(tile, mv).expect("legal");
-        assert!(!state.is_over(), "the game ended early");
+        let mv = player.choose(&seen, &clock);
+        seen.state.play(seen.tile, mv).expect("legal");
+        assert!(!seen.state.is_over(), "the game ended early");
+        seen.tile = case.next_tile(seen.state.board.is_empty());
     }
-    let tile = case.next_tile(state.board.is_empty());
-    (state, tile)
+    seen
 }
 
 fn benches(c: &mut Criterion) {
     // Seed 1: N = 6, S = 11.
-    let (state, tile) = mid_game(1, 200);
-    let params = state.params;
+    let seen = mid_game(1, 200);
+    let params = seen.state.params;
     let eval = Evaluator::new(params, Weights::default());
-    let board = state.board.clone();
+    let board = seen.state.board.clone();
 
     c.bench_function("legal cells for every kind", |b| {
         b.iter(|| {
@@ -84,15 +86,16 @@ fn benches(c: &mut Criterion) {
         c.bench_function(name, |b| {
             let mut player = SearchPlayer::new(params, weights, Some(effort));
             let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
-            b.iter(|| black_box(player.choose(&state, tile, &clock)))
+            b.iter(|| black_box(player.choose(&seen, &clock)))
         });
     }
     // Seed 14: N = 10, S = 12, where a kind has few homes and the lookahead most kinds.
-    let (state, tile) = mid_game(14, 300);
+    let seen = mid_game(14, 300);
     c.bench_function("ai decision, effort 4, N=10", |b| {
-        let mut player = SearchPlayer::new(state.params, tuned_weights(state.params), Some(4));
+        let params = seen.state.params;
+        let mut player = SearchPlayer::new(params, tuned_weights(params), Some(4));
         let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
-        b.iter(|| black_box(player.choose(&state, tile, &clock)))
+        b.iter(|| black_box(player.choose(&seen, &clock)))
     });
 }
 

@@ -174,6 +174,10 @@ impl GameSpec for Tiles {
         let mut player =
             ai::new_player("ai", state, Some(effort), seed, &Settings::default()).ok()?;
         let clock = Clock::start(Self::TIME_LIMIT, Duration::ZERO);
-        Some(player.choose(state, tile, &clock))
+        let seen = ai::Observation {
+            state: state.clone(),
+            tile,
+        };
+        Some(player.choose(&seen, &clock))
     }
 }

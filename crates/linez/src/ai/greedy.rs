@@ -2,8 +2,8 @@
 //! search is measured against, and fast enough to tune the evaluation's weights on.
 
 use super::eval::{MoveScorer, Weights};
-use super::{Clock, Player};
-use crate::rules::{Board, Color, Move};
+use super::{Clock, Observation, Player, TURN_HAS_A_MOVE};
+use crate::rules::{Board, Move};
 
 pub struct GreedyPlayer {
     weights: Weights,
@@ -22,7 +22,11 @@ pub fn best_move(weights: &Weights, board: &Board) -> Option<(Move, f32, u32)> {
 }
 
 impl Player for GreedyPlayer {
-    fn choose(&mut self, board: &Board, _preview: [Color; 3], _clock: &Clock) -> Option<Move> {
-        best_move(&self.weights, board).map(|(mv, _, _)| mv)
+    type Observation = Observation;
+    type Action = Move;
+
+    fn choose(&mut self, seen: &Observation, _clock: &Clock) -> Move {
+        let (mv, _, _) = best_move(&self.weights, &seen.board).expect(TURN_HAS_A_MOVE);
+        mv
     }
 }

@@ -3,20 +3,24 @@
 //! built-in AIs see exactly what an external program sees and nothing more.
 
 mod blocks;
-pub mod eval;
-pub mod greedy;
-pub mod ntuple;
 mod random;
-pub mod search;
 mod top_moves;
 mod windows;
+
+marathon_core::lab_modules! {
+    mod eval;
+    mod greedy;
+    mod ntuple;
+    mod search;
+}
 
 pub use eval::Weights;
 
 use std::io::{self, BufRead, Read, Write};
 
-pub use marathon_core::Clock;
+use marathon_core::player::{check_name, invalid_input};
 use marathon_core::rng::{FastRng, seed_from_lines};
+pub use marathon_core::{Clock, Player};
 use marathon_core::{GameClock, Settings, SolveConfig, Tunable, read_observation};
 
 use crate::protocol::{OBSERVATION_LINES, format_move, parse_observation};
@@ -25,10 +29,19 @@ use crate::rules::{Board, Color, Move};
 /// The built-in players; the first is the default.
 pub const PLAYERS: &[&str] = &["ai", "hand", "greedy", "random"];
 
-pub trait Player {
-    /// The move for this observation; `None` only when the board has no legal move.
-    fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move>;
+/// What a Linez player is shown at its turn: the board and the colours of the next three balls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Observation {
+    pub board: Board,
+    pub preview: [Color; 3],
 }
+
+/// A built-in Linez player ([`marathon_core::Player`]).
+pub type BuiltinPlayer = dyn Player<Observation = Observation, Action = Move>;
+
+/// Why a player always finds a move: the judge asks only where one is legal (a board without
+/// one is passed or over), and the protocol loop refuses an observation without one.
+const TURN_HAS_A_MOVE: &str = "a player's turn has a legal move";
 
 /// What a player's settings (`--set`) change: the search's settings and the evaluation's
 /// weights, as far as the player reads them.
@@ -85,19 +98,11 @@ pub fn new_player(
     effort: Option<u64>,
     seed: u64,
     given: &Settings,
-) -> io::Result<Box<dyn Player>> {
+) -> io::Result<Box<BuiltinPlayer>> {
+    check_name("linez", PLAYERS, name)?;
     let rng = FastRng::new(seed);
-    let unknown = || {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("no linez player {name:?} (players: {})", PLAYERS.join(", ")),
-        )
-    };
-    if !PLAYERS.contains(&name) {
-        return Err(unknown());
-    }
-    let PlayerSettings { search, weights } = PlayerSettings::new(name, given)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let PlayerSettings { search, weights } =
+        PlayerSettings::new(name, given).map_err(invalid_input)?;
     match name {
         "ai" => Ok(Box::new(search::SearchPlayer::new(
             network()?,
@@ -109,8 +114,7 @@ pub fn new_player(
             weights, rng, effort, search,
         ))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer::new(weights))),
-        "random" => Ok(Box::new(random::RandomPlayer::new(rng))),
-        _ => Err(unknown()),
+        _ => Ok(Box::new(random::RandomPlayer::new(rng))),
     }
 }
 
@@ -147,7 +151,7 @@ pub fn speak_protocol(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut player: Option<Box<dyn Player>> = None;
+    let mut player: Option<Box<BuiltinPlayer>> = None;
     let game = GameClock::start_on(config.time_limit, config.clock);
     let mut lines: Vec<String> = Vec::with_capacity(OBSERVATION_LINES);
     loop {
@@ -157,6 +161,9 @@ pub fn speak_protocol(
         let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
         let (board, preview) = parse_observation(&rows)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        if board.legal_moves().is_empty() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "no legal move"));
+        }
         if player.is_none() {
             player = Some(new_player(
                 &config.player,
@@ -169,8 +176,7 @@ pub fn speak_protocol(
         let mv = player
             .as_mut()
             .expect("created above")
-            .choose(&board, preview, &clock)
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no legal move"))?;
+            .choose(&Observation { board, preview }, &clock);
         writeln!(output, "{}", format_move(mv))?;
         output.flush()?;
     }

@@ -15,8 +15,7 @@ use std::sync::OnceLock;
 use super::blocks::{BLOCK_COUNT, block_geometry};
 use super::top_moves::TopMoves;
 use super::windows::{COUNT, LEN, WINDOWS, symmetry};
-use super::{Clock, Player};
-use crate::rules::{Board, CELLS, COLORS, Cell, Color, Move, Region, SIZE, line_points};
+use crate::rules::{Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
 
 /// Colour patterns of a window: each cell empty or one of at most five colours, named in order
 /// of first appearance.
@@ -487,6 +486,7 @@ impl Network {
 
     /// This network with `stages` stages, each starting as this one's stage that covers its
     /// middle: a trained network of fewer stages is a good start for one of more.
+    #[cfg(feature = "lab")]
     pub fn restaged(&self, stages: usize) -> Network {
         let mut network = Network::new(stages);
         let windows_len = geometry().windows_len;
@@ -513,6 +513,7 @@ impl Network {
     /// The network whose values are the mean of `networks`' values (of one shape): a value is
     /// a sum of weights, so the mean of the weights. Independently trained networks err
     /// independently, and their mean errs less.
+    #[cfg(feature = "lab")]
     pub fn mean_of(networks: &[Network]) -> Result<Network, String> {
         let first = networks.first().ok_or("no networks to average")?;
         if let Some(other) = networks.iter().find(|n| n.stages != first.stages) {
@@ -531,6 +532,7 @@ impl Network {
     }
 
     /// The weights' length (for training state of the same shape).
+    #[cfg(feature = "lab")]
     pub fn weight_count(&self) -> usize {
         self.weights.len()
     }
@@ -612,6 +614,7 @@ impl Network {
 
     /// The weights as a file: a magic header, the stage count and the weight count (`u32`
     /// each), then little-endian `f32`s.
+    #[cfg(feature = "lab")]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(MAGIC.len() + 8 + 4 * self.weights.len());
         bytes.extend_from_slice(MAGIC);
@@ -783,24 +786,6 @@ impl Network {
     }
 }
 
-/// The 1-ply player of a network: the best move by [`Network::best_move`], spawns ignored
-/// (the afterstate values price them in).
-pub struct NetworkGreedy {
-    network: Network,
-}
-
-impl NetworkGreedy {
-    pub fn new(network: Network) -> Self {
-        NetworkGreedy { network }
-    }
-}
-
-impl Player for NetworkGreedy {
-    fn choose(&mut self, board: &Board, _preview: [Color; 3], _clock: &Clock) -> Option<Move> {
-        self.network.best_move(board).map(|(mv, _, _)| mv)
-    }
-}
-
 /// A little-endian `u32` off the front of `bytes`, and the rest.
 fn read_u32(bytes: &[u8]) -> Result<(usize, &[u8]), String> {
     let (word, rest) = bytes.split_at_checked(4).ok_or("truncated header")?;
@@ -813,6 +798,7 @@ fn read_u32(bytes: &[u8]) -> Result<(usize, &[u8]), String> {
 /// Training by TD with temporal-coherence learning rates (Beal and Smith; Jaśkowski for
 /// 2048): each entry's rate is the share of its past errors that agreed in sign, so entries
 /// still far from their value learn fast and entries that only see noise settle.
+#[cfg(feature = "lab")]
 pub struct Trainer {
     /// Sum of the errors each entry saw.
     net_error: Vec<f32>,
@@ -820,6 +806,7 @@ pub struct Trainer {
     abs_error: Vec<f32>,
 }
 
+#[cfg(feature = "lab")]
 impl Trainer {
     /// Fresh training state for `network`.
     pub fn new(network: &Network) -> Self {
@@ -1128,6 +1115,7 @@ const MAX_CLEARING: usize = 1;
 mod tests {
     use super::*;
     use crate::protocol::parse_board;
+    use crate::rules::Color;
     use marathon_core::rng::FastRng;
 
     #[test]

@@ -2,8 +2,8 @@
 
 use marathon_core::rng::FastRng;
 
-use super::{Clock, Player};
-use crate::rules::{Board, Color, Move};
+use super::{Clock, Observation, Player, TURN_HAS_A_MOVE};
+use crate::rules::Move;
 
 pub struct RandomPlayer {
     rng: FastRng,
@@ -16,16 +16,19 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, board: &Board, _preview: [Color; 3], _clock: &Clock) -> Option<Move> {
+    type Observation = Observation;
+    type Action = Move;
+
+    fn choose(&mut self, observation: &Observation, _clock: &Clock) -> Move {
         // Reservoir sampling keeps move generation allocation-free.
         let mut chosen = None;
         let mut seen = 0u32;
-        board.for_each_legal_move(|mv| {
+        observation.board.for_each_legal_move(|mv| {
             seen += 1;
             if self.rng.below(seen) == 0 {
                 chosen = Some(mv);
             }
         });
-        chosen
+        chosen.expect(TURN_HAS_A_MOVE)
     }
 }

@@ -19,7 +19,7 @@ use marathon_core::rng::FastRng;
 use super::eval::{MoveScorer, Weights};
 use super::greedy::best_move;
 use super::ntuple::{MAX_EXACT, Network};
-use super::{Clock, Player};
+use super::{Clock, Observation, Player, TURN_HAS_A_MOVE};
 use crate::rules::{Board, CELLS, COLORS, Color, Move, PREVIEW_LEN, State, line_points};
 
 /// The shape of the search; [`Settings::AI`] is the `ai` player's.
@@ -513,7 +513,18 @@ const SETTLED_CONFIDENCE: f64 = 2.5;
 const SETTLED_CHECK: usize = 8;
 
 impl<E: Evaluator> Player for SearchPlayer<E> {
-    fn choose(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
+    type Observation = Observation;
+    type Action = Move;
+
+    fn choose(&mut self, seen: &Observation, clock: &Clock) -> Move {
+        self.search(&seen.board, seen.preview, clock)
+            .expect(TURN_HAS_A_MOVE)
+    }
+}
+
+impl<E: Evaluator> SearchPlayer<E> {
+    /// The move to play; `None` only on a board without one.
+    fn search(&mut self, board: &Board, preview: [Color; 3], clock: &Clock) -> Option<Move> {
         self.played += 1;
         let mut scored =
             self.evaluator

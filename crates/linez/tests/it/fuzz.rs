@@ -2,19 +2,20 @@
 //! are fed huge, negative, overflowing, empty, long and non-ASCII lines, and every one ends in
 //! a clear verdict.
 
-use crate::hostile;
+use crate::{hostile, judged};
 
 use std::io::BufRead;
 
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, judge_against,
-    line_after, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
 };
+use judged::{Script, read_line};
 use marathon_core::Verdict;
 use marathon_linez::env::LinezEnv;
 use marathon_linez::protocol::{
     OBSERVATION_LINES, format_move, parse_board, parse_move, parse_observation,
 };
+use marathon_linez::rules::Board;
 use proptest::prelude::*;
 
 /// Replies a player might send: four characters near the format (row letters, digits, other
@@ -32,51 +33,60 @@ fn move_line() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Reads one observation (9 rows and the preview); `None` when the judge closed our input.
-fn read_observation(input: &mut dyn BufRead) -> std::io::Result<Option<Vec<String>>> {
-    let mut lines = Vec::new();
-    while lines.len() < OBSERVATION_LINES {
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            return Ok(None);
-        }
-        lines.push(line.trim_end().to_string());
+/// The player that makes the first legal move on each board the judge shows it.
+#[derive(Default)]
+struct FirstLegal {
+    board: Option<Board>,
+}
+
+impl FirstLegal {
+    fn board(&self) -> &Board {
+        self.board.as_ref().expect("a board was observed")
     }
-    Ok(Some(lines))
+}
+
+impl Script for FirstLegal {
+    fn observe(&mut self, input: &mut dyn BufRead) -> std::io::Result<bool> {
+        let mut lines = Vec::new();
+        while lines.len() < OBSERVATION_LINES {
+            let Some(line) = read_line(input)? else {
+                return Ok(false);
+            };
+            lines.push(line);
+        }
+        let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (board, _) = parse_observation(&rows).expect("the judge's observation");
+        self.board = Some(board);
+        Ok(true)
+    }
+
+    fn legal_reply(&mut self) -> Option<String> {
+        let mv = self.board().legal_moves().nth(0);
+        Some(format_move(mv.expect("the judge asks only with a move")))
+    }
+
+    fn send_hostile(&mut self, received: &str) -> Option<String> {
+        parse_move(received)
+            .map_err(|e| e.to_string())
+            .and_then(|mv| self.board().check_move(mv).map_err(|e| e.to_string()))
+            .err()
+    }
+
+    fn after_hostile(&mut self) -> String {
+        self.legal_reply().expect("a legal move")
+    }
 }
 
 /// Plays `seed` with a player that makes the first legal move `legal_moves` times, then sends
 /// `hostile`, then (if the game goes on) legal moves again until the end. Returns the verdict
 /// and the rules' refusal of the hostile line on the board it answered.
 fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let line = hostile.to_string();
-    judge_against(LinezEnv::new(seed), move |input, output, record| {
-        let mut turn = 0;
-        while let Some(lines) = read_observation(input)? {
-            let rows: Vec<&str> = lines.iter().map(String::as_str).collect();
-            let (board, _) = parse_observation(&rows).expect("the judge's observation");
-            let reply = if turn == legal_moves {
-                // The judge reads the line without its terminator, `\r` included.
-                let received = line.strip_suffix('\r').unwrap_or(&line);
-                let refusal = parse_move(received)
-                    .map_err(|e| e.to_string())
-                    .and_then(|mv| board.check_move(mv).map_err(|e| e.to_string()))
-                    .err();
-                record.record(refusal);
-                line.clone()
-            } else {
-                let mv = board
-                    .legal_moves()
-                    .nth(0)
-                    .expect("the judge asks only with a move");
-                format_move(mv)
-            };
-            writeln!(output, "{reply}")?;
-            output.flush()?;
-            turn += 1;
-        }
-        Ok(())
-    })
+    judged::play_then(
+        LinezEnv::new(seed),
+        FirstLegal::default(),
+        legal_moves,
+        hostile,
+    )
 }
 
 proptest! {

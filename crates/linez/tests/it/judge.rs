@@ -7,10 +7,10 @@
 
 use std::time::Duration;
 
-use marathon_core::env::{self, Environment, Turn};
-use marathon_core::{
-    CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player,
-};
+use crate::judged;
+
+use marathon_core::Environment;
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict};
 use marathon_linez::LINEZ;
 use marathon_linez::ai;
 use marathon_linez::env::{LinezEnv, Step};
@@ -40,14 +40,8 @@ fn recorded_game(
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
     let solve = SolveConfig::new(player, LIMIT, effort);
-    let (mut endpoint, transcript) =
-        spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
-    let mut steps = Vec::new();
-    let mut game = LinezEnv::new(seed);
-    let verdict = env::judge(&mut game, &mut endpoint, |_, step| steps.push(step.clone()));
-    endpoint.close();
-    let replies = transcript.lines();
-    (*game.state(), verdict, replies, steps)
+    let game = judged::record(LinezEnv::new(seed), solve, ai::speak_protocol);
+    (*game.env.state(), game.verdict, game.replies, game.events)
 }
 
 /// Rebuilds the final board from the start and the recorded steps alone, the way a replay page
@@ -74,35 +68,20 @@ fn board_from_steps(seed: u64, steps: &[Step]) -> Board {
 /// Replays `replies` through the environment (not the judge), checking each observation the
 /// player was owed; returns the final state.
 fn replay(seed: u64, replies: &[String]) -> State {
-    let mut game = LinezEnv::new(seed);
+    let game = LinezEnv::new(seed);
     assert_eq!(
         game.message(None),
         LINEZ.generate(&CaseId::seed(seed)).expect("a case"),
         "seed {seed}: the first observation is the generated case"
     );
-    for (turn, reply) in replies.iter().enumerate() {
-        game.advance_while_auto(|_, _| {});
-        assert_eq!(
-            game.turn(),
-            Turn::Player,
-            "seed {seed}: reply {turn} {reply:?} after the game ended"
-        );
-        let state = *game.state();
+    let context = format!("seed {seed}");
+    let game = judged::replay(game, replies, &context, |game, _| {
+        let state = game.state();
         assert_eq!(
             game.message(None),
             format_observation(&state.board, &state.preview)
         );
-        let mv = game
-            .parse_action(reply)
-            .unwrap_or_else(|e| panic!("seed {seed}: reply {turn} {reply:?} unreadable: {e}"));
-        if let Err(e) = game.step(mv) {
-            panic!(
-                "seed {seed}: reply {turn} {reply:?} is illegal on {:?}: {e}",
-                state.board
-            );
-        }
-    }
-    game.advance_while_auto(|_, _| {});
+    });
     *game.state()
 }
 

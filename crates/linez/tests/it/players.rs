@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use marathon_core::rng::FastRng;
-use marathon_linez::ai::{Clock, PLAYERS, new_player};
+use marathon_linez::ai::{Clock, Observation, PLAYERS, new_player};
 use marathon_linez::generator::LinezCase;
 use marathon_linez::rules::{State, Turn};
 use proptest::prelude::*;
@@ -49,8 +49,11 @@ proptest! {
             let mut player = new_player(name, Some(effort), seed, &Default::default())
                 .expect("a built-in player");
             let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
-            let mv = player.choose(&state.board, state.preview, &clock);
-            let mv = mv.expect("a move whenever one exists");
+            let seen = Observation {
+                board: state.board,
+                preview: state.preview,
+            };
+            let mv = player.choose(&seen, &clock);
             prop_assert!(
                 state.board.check_move(mv).is_ok(),
                 "{name} chose {mv} on\n{:?}",

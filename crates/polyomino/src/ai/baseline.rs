@@ -7,39 +7,71 @@
 //! the last size it is done. It uses no randomness and never looks at the clock.
 
 use crate::ai::bits::{BitBoard, Oriented};
-use crate::rules::{Board, Contest, MAX_REQUESTS};
+use crate::ai::{Clock, Observation, Player};
+use crate::protocol::Command;
+use crate::rules::MAX_REQUESTS;
 
 /// The sizes the baseline asks for, largest first.
 pub const LADDER: [i64; 6] = [12, 8, 6, 5, 4, 3];
 /// Consecutive pieces that fit nowhere before the baseline moves down the ladder.
 pub const MISSES: usize = 2;
 
-pub fn play<C: Contest>(board: &Board, contest: &mut C) -> Result<(), C::Error> {
-    let Some(mut bits) = BitBoard::new(board) else {
-        return Ok(());
-    };
-    let mut requests = 0;
-    for size in LADDER {
-        let mut misses = 0;
-        while misses < MISSES && requests < MAX_REQUESTS {
-            let (index, piece) = contest.get_next(size)?;
-            requests += 1;
-            let piece = Oriented::new(&piece);
+/// The `baseline` player; see the module's doc.
+#[derive(Default)]
+pub struct BaselinePlayer {
+    /// Its board, from the first observation on; `None` before it, or when no piece fits.
+    bits: Option<BitBoard>,
+    started: bool,
+    requests: usize,
+    /// The size of [`LADDER`] it is at, and the pieces of it in a row that fit nowhere.
+    rung: usize,
+    misses: usize,
+    /// Whether its last call was a `GET`, whose piece the observation shows.
+    asked: bool,
+}
+
+impl Player for BaselinePlayer {
+    type Observation = Observation;
+    type Action = Command;
+
+    fn choose(&mut self, seen: &Observation, _clock: &Clock) -> Command {
+        if !self.started {
+            self.started = true;
+            self.bits = BitBoard::new(&seen.board);
+            self.requests = seen.requested;
+            // Started in the middle of a game: the piece handed out is placed if it fits.
+            self.asked = seen.pending.is_some();
+        }
+        let Some(bits) = &mut self.bits else {
+            return Command::Done;
+        };
+        if std::mem::take(&mut self.asked) {
+            let (index, piece) = seen.pending.as_ref().expect("a GET hands out a piece");
+            let piece = Oriented::new(piece);
             match bits.first_fit(&piece) {
                 Some(spot) => {
                     let shape = &piece.shapes[spot.shape];
-                    contest.place_next(
-                        index as i64,
-                        spot.x as i64,
-                        spot.y as i64,
-                        shape.rotation as i64,
-                    )?;
                     bits.place(shape, spot.x, spot.y);
-                    misses = 0;
+                    self.misses = 0;
+                    return Command::Place {
+                        index: *index as i64,
+                        x: spot.x as i64,
+                        y: spot.y as i64,
+                        rotation: shape.rotation as i64,
+                    };
                 }
-                None => misses += 1,
+                None => self.misses += 1,
             }
         }
+        while let Some(&size) = LADDER.get(self.rung) {
+            if self.misses < MISSES && self.requests < MAX_REQUESTS {
+                self.requests += 1;
+                self.asked = true;
+                return Command::Get { size };
+            }
+            self.rung += 1;
+            self.misses = 0;
+        }
+        Command::Done
     }
-    Ok(())
 }

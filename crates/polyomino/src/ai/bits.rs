@@ -216,10 +216,12 @@ impl BitBoard {
         Some(bits)
     }
 
+    #[cfg(feature = "lab")]
     pub fn width(&self) -> usize {
         self.width
     }
 
+    #[cfg(feature = "lab")]
     pub fn height(&self) -> usize {
         self.height
     }
@@ -389,6 +391,7 @@ impl BitBoard {
     }
 
     /// The number of free cells.
+    #[cfg(feature = "lab")]
     pub fn free_count(&self) -> usize {
         self.free
             .iter()

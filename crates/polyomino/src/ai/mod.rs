@@ -1,138 +1,125 @@
-//! Built-in Polyomino players. Each one plays against the [`Contest`] trait (`get_next`,
-//! `place_next`) and sees only what the contest gives: the board, and the pieces it asked for.
+//! Built-in Polyomino players. Each one is a [`marathon_core::Player`]: at each of its turns
+//! it is shown what the contest has shown it ([`Observation`]: the board as it stands, the
+//! piece it was handed last) and answers with its next call, `GET`, `PLACE` or `DONE`.
 //!
-//! Under the judge (and as `marathon solve polyomino`) a player reaches the contest through
-//! [`speak_protocol`]: a protocol client over the judge's pipes, so in-process and external
-//! runs see the same text and the judge counts their time the same way. Tests may also run a
-//! player directly on a [`crate::rules::Session`].
+//! [`play`] plays a game with one on any [`Contest`] (`get_next`, `place_next`): under the
+//! judge (and as `marathon solve polyomino`) on a protocol client over the judge's pipes
+//! ([`speak_protocol`]), so that in-process and external runs see the same text and the judge
+//! counts their time the same way; in tests on the environment directly. A hint
+//! (`GameSpec::hint`) is one call of the same decision on the position as it stands.
 
-pub mod baseline;
-pub mod bits;
-pub mod smart;
+marathon_core::lab_modules! {
+    mod baseline;
+    mod bits;
+    mod smart;
+}
+
+pub use smart::Params;
 
 use std::io::{self, BufRead, Write};
-use std::time::{Duration, Instant};
 
+use marathon_core::player::{check_name, invalid_input};
 use marathon_core::rng::LineSeed;
 use marathon_core::settings::apply_part;
-use marathon_core::{Settings, SolveConfig, invalid_data, read_line};
+pub use marathon_core::{Clock, Player};
+use marathon_core::{GameClock, Settings, SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{
     Command, format_command, parse_case_header, parse_cell, parse_piece_header, parse_piece_rows,
     parse_total,
 };
-use crate::rules::{Board, Contest, MAX_REQUESTS, Piece, Session};
+use crate::rules::{Board, Contest, Piece};
 
 /// The built-in players; the first is the default.
 pub const PLAYERS: &[&str] = &["ai", "baseline"];
 
-/// What a player knows besides the board.
-#[derive(Clone, Copy, Debug)]
-pub struct PlayerConfig {
-    /// Fixed effort: the player then never looks at the clock. `None`: budget `time_limit`.
-    pub effort: Option<u64>,
-    pub time_limit: Duration,
-    /// When the player's time started.
-    pub started: Instant,
-    /// Seeds the player's own generator (a hash of what it observed).
-    pub seed: u64,
-    /// The `ai` player's numbers (`--set`).
-    pub params: smart::Params,
+/// What a Polyomino player is shown at its turn, as the judge's messages and its own calls made
+/// it: the board as it stands (the case's covered cells and every piece placed), how many pieces
+/// it has asked for, and the piece the last `GET` handed out (its index and shape) while it is
+/// unplaced.
+#[derive(Clone, Debug)]
+pub struct Observation {
+    pub board: Board,
+    pub requested: usize,
+    pub pending: Option<(usize, Piece)>,
 }
 
-/// Whether player `name` reads [`smart::Params`] (the settings `--set` may change).
+/// A built-in Polyomino player ([`marathon_core::Player`]).
+pub type BuiltinPlayer = dyn Player<Observation = Observation, Action = Command>;
+
+/// Whether player `name` reads [`Params`] (the settings `--set` may change).
 pub fn reads_params(name: &str) -> bool {
     name == "ai"
 }
 
-/// The default [`smart::Params`] with player `name`'s `given` settings applied, or what is
-/// wrong with them; a player without them takes no settings.
-pub fn player_params(name: &str, given: &Settings) -> Result<smart::Params, String> {
-    apply_part(name, reads_params(name), smart::Params::default(), given)
+/// The default [`Params`] with player `name`'s `given` settings applied, or what is wrong with
+/// them; a player without them takes no settings.
+pub fn player_params(name: &str, given: &Settings) -> Result<Params, String> {
+    apply_part(name, reads_params(name), Params::default(), given)
 }
 
-/// Plays the case on `contest` with the named player; returns when the player is done (the
-/// caller then says `DONE`).
-pub fn play<C: Contest>(
+/// Builds the named player with `given` settings. `effort` fixes the `ai`'s samples per size
+/// (it then never looks at the clock); `seed` seeds its generator (a hash of what it observed,
+/// so that its choices depend on the case alone).
+pub fn new_player(
     name: &str,
-    board: &Board,
-    contest: &mut C,
-    config: &PlayerConfig,
-) -> Result<(), PlayError<C::Error>> {
-    match name {
-        "ai" => smart::play(board, contest, config).map_err(PlayError::Contest),
-        "baseline" => baseline::play(board, contest).map_err(PlayError::Contest),
-        _ => Err(PlayError::UnknownPlayer(name.to_string())),
-    }
-}
-
-/// Why a player stopped early.
-#[derive(Debug)]
-pub enum PlayError<E> {
-    UnknownPlayer(String),
-    /// The contest refused a call (or, through the protocol, the text broke).
-    Contest(E),
-}
-
-impl<E: std::fmt::Display> std::fmt::Display for PlayError<E> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PlayError::UnknownPlayer(name) => write!(
-                f,
-                "no polyomino player {name:?} (players: {})",
-                PLAYERS.join(", ")
-            ),
-            PlayError::Contest(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-/// The `ai` player's next call in the middle of a game (a hint for a person): the player
-/// starts on the board as it stands (the case's covered cells and every piece placed), holding
-/// `pending` (the piece requested last, if unplaced), and its first call is the hint: `PLACE`
-/// for the piece it holds, `GET` for the size it would ask for, or `DONE` when no size gains
-/// (or no request is left). `effort` is its samples per size; `seed` seeds its generator.
-pub fn hint<S>(
-    session: &Session<S>,
-    pending: Option<(usize, &Piece)>,
-    effort: u64,
+    effort: Option<u64>,
     seed: u64,
-) -> Command {
-    /// A contest that hands out the held piece once and ends the player at its first call
-    /// otherwise, with that call as the error.
-    struct Probe(Option<(usize, Piece)>);
-    impl Contest for Probe {
-        type Error = Command;
-        fn get_next(&mut self, size: i64) -> Result<(usize, Piece), Command> {
-            self.0.take().ok_or(Command::Get { size })
-        }
-        fn place_next(
-            &mut self,
-            index: i64,
-            x: i64,
-            y: i64,
-            rotation: i64,
-        ) -> Result<u64, Command> {
-            Err(Command::Place {
+    given: &Settings,
+) -> io::Result<Box<BuiltinPlayer>> {
+    check_name("polyomino", PLAYERS, name)?;
+    let params = player_params(name, given).map_err(invalid_input)?;
+    Ok(match name {
+        "ai" => Box::new(smart::SmartPlayer::new(params, effort, seed)),
+        _ => Box::new(baseline::BaselinePlayer::default()),
+    })
+}
+
+/// Plays the case whose board is `board` on `contest` with `player`, its time on `game`, until
+/// the player says `DONE` (the caller's to send: the contest has no call for it); the
+/// observation is built from the contest's answers alone. An error is the contest's refusal
+/// (or, through the protocol, broken text).
+pub fn play<C: Contest>(
+    player: &mut BuiltinPlayer,
+    board: Board,
+    contest: &mut C,
+    game: &GameClock,
+) -> Result<(), C::Error> {
+    let mut seen = Observation {
+        board,
+        requested: 0,
+        pending: None,
+    };
+    // Every piece handed out, by index: a `PLACE` may name any of them.
+    let mut handed: Vec<Piece> = Vec::new();
+    loop {
+        match player.choose(&seen, &game.turn()) {
+            Command::Get { size } => {
+                let (index, piece) = contest.get_next(size)?;
+                seen.requested += 1;
+                handed.push(piece.clone());
+                seen.pending = Some((index, piece));
+            }
+            Command::Place {
                 index,
                 x,
                 y,
                 rotation,
-            })
+            } => {
+                contest.place_next(index, x, y, rotation)?;
+                // The contest accepted it: the index, the rotation and the corner are in range.
+                let turned = handed[index as usize].rotated(rotation as u8);
+                seen.board.cover_piece(&turned, x as usize, y as usize);
+                if seen
+                    .pending
+                    .as_ref()
+                    .is_some_and(|&(i, _)| i as i64 == index)
+                {
+                    seen.pending = None;
+                }
+            }
+            Command::Done => return Ok(()),
         }
-    }
-    let config = PlayerConfig {
-        effort: Some(effort),
-        time_limit: Duration::from_secs(crate::rules::TIME_LIMIT_SECONDS),
-        started: Instant::now(),
-        seed,
-        params: smart::Params::default(),
-    };
-    let mut probe = Probe(pending.map(|(index, piece)| (index, piece.clone())));
-    match smart::play(session.board(), &mut probe, &config) {
-        Err(Command::Get { .. }) if session.requested() >= MAX_REQUESTS => Command::Done,
-        Err(call) => call,
-        Ok(()) => Command::Done,
     }
 }
 
@@ -226,27 +213,14 @@ pub fn speak_protocol(
     output: &mut dyn Write,
 ) -> io::Result<()> {
     // The judge's clock runs from its write of the case: a case of 28,000 covered cells is as
-    // many lines to read, so the player's clock starts before them.
-    let started = Instant::now();
+    // many lines to read, so the player's clock starts before them. It is the wall clock, as
+    // the player has always planned on, whatever clock the judge counts.
+    let game = GameClock::start(config.time_limit);
     let mut client = Client::new(input, output);
     let Some((board, seed)) = client.read_case()? else {
         return Ok(());
     };
-    let params = player_params(&config.player, &config.settings)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    let player = PlayerConfig {
-        effort: config.effort,
-        time_limit: config.time_limit,
-        started,
-        seed,
-        params,
-    };
-    match play(&config.player, &board, &mut client, &player) {
-        Ok(()) => client.done(),
-        Err(PlayError::Contest(error)) => Err(error),
-        Err(error) => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            error.to_string(),
-        )),
-    }
+    let mut player = new_player(&config.player, config.effort, seed, &config.settings)?;
+    play(player.as_mut(), board, &mut client, &game)?;
+    client.done()
 }

@@ -34,10 +34,11 @@ use std::time::Duration;
 
 use marathon_core::rng::FastRng;
 
-use crate::ai::PlayerConfig;
 use crate::ai::bits::{BitBoard, Oriented, Shape, Spot};
+use crate::ai::{Clock, Observation, Player};
 use crate::generator::Grower;
-use crate::rules::{Board, Contest, MAX_REQUESTS, MAX_SIZE, MIN_SIZE};
+use crate::protocol::Command;
+use crate::rules::{Board, MAX_REQUESTS, MAX_SIZE, MIN_SIZE};
 
 /// Samples per size without a fixed effort.
 pub const DEFAULT_SAMPLES: u64 = 24;
@@ -304,137 +305,259 @@ fn best_spot(
         .reduce(|best, next| if next.0 > best.0 { next } else { best })
 }
 
-/// Plays with `config.params`.
-pub fn play<C: Contest>(
-    board: &Board,
-    contest: &mut C,
-    config: &PlayerConfig,
-) -> Result<(), C::Error> {
-    let params = &config.params;
-    let Some(mut bits) = BitBoard::new(board) else {
-        return Ok(());
-    };
-    let mut grid = Grid::new(board);
-    let mut rng = FastRng::new(config.seed);
-    let mut grower = Grower::new();
-    let samples = config.effort.unwrap_or(DEFAULT_SAMPLES).clamp(2, 4096) as usize;
-    let deadline = config.effort.is_none().then(|| {
-        config
-            .time_limit
-            .mul_f64(1.0 - RESERVE_FRACTION)
-            .saturating_sub(Duration::from_millis(20))
-    });
+/// The `ai` player: the module's doc says how it plays. Its calls come one a turn, so that it
+/// keeps where its plan stands between them.
+pub struct SmartPlayer {
+    params: Params,
+    effort: Option<u64>,
+    seed: u64,
+    stage: Stage,
+}
 
-    // The pools, grown while their sizes still fit often enough.
-    let max_region = board.free_regions().into_iter().max().unwrap_or(0);
-    let mut pools: Vec<Pool> = Vec::new();
-    for size in ladder(params.every, params.step) {
-        // On a very short clock, leave time for playing.
-        let late = deadline.is_some_and(|d| config.started.elapsed() >= d / 2);
-        if size > max_region || (late && !pools.is_empty()) {
-            break;
+enum Stage {
+    /// Before the first observation.
+    New,
+    Packing(Box<Packing>),
+    /// It has said `DONE`.
+    Done,
+}
+
+/// The player's game from its first observation on: its board, its samples, what it holds.
+struct Packing {
+    bits: BitBoard,
+    grid: Grid,
+    pools: Vec<Pool>,
+    /// How long it may play, on a clock without a fixed effort.
+    deadline: Option<Duration>,
+    requests: usize,
+    hand: Vec<(usize, Oriented)>,
+    /// Whether it still asks for pieces (some size still gains).
+    asking: bool,
+    awaiting: Awaiting,
+}
+
+/// What the player's last call left to do when the answer comes.
+enum Awaiting {
+    Nothing,
+    /// `GET`: the piece handed out joins the hand.
+    Piece,
+    /// `PLACE`: the piece placed at `spot` covers the player's boards and joins its pool.
+    Placed(Oriented, Spot),
+}
+
+impl SmartPlayer {
+    /// The player with `params`, `effort` samples per size (`None`: [`DEFAULT_SAMPLES`] and the
+    /// clock), its generator seeded with `seed`.
+    pub fn new(params: Params, effort: Option<u64>, seed: u64) -> Self {
+        SmartPlayer {
+            params,
+            effort,
+            seed,
+            stage: Stage::New,
         }
-        let mut pool = Pool {
-            size,
-            samples: Vec::with_capacity(samples),
-            alive: 0,
+    }
+}
+
+impl Player for SmartPlayer {
+    type Observation = Observation;
+    type Action = Command;
+
+    fn choose(&mut self, seen: &Observation, clock: &Clock) -> Command {
+        let params = &self.params;
+        let (packing, asking) = match &mut self.stage {
+            Stage::Done => return Command::Done,
+            Stage::New => {
+                let Some(mut packing) = Packing::start(seen, params, self.effort, self.seed, clock)
+                else {
+                    self.stage = Stage::Done;
+                    return Command::Done;
+                };
+                // Started in the middle of a game (a hint): the piece handed out is held.
+                if let Some((index, piece)) = &seen.pending {
+                    packing.hand.push((*index, Oriented::new(piece)));
+                }
+                self.stage = Stage::Packing(Box::new(packing));
+                let Stage::Packing(packing) = &mut self.stage else {
+                    unreachable!("set above")
+                };
+                (packing, false)
+            }
+            Stage::Packing(packing) => match std::mem::replace(&mut packing.awaiting, Awaiting::Nothing) {
+                Awaiting::Piece => {
+                    let (index, piece) = seen.pending.as_ref().expect("a GET hands out a piece");
+                    packing.hand.push((*index, Oriented::new(piece)));
+                    (packing, true)
+                }
+                Awaiting::Placed(piece, spot) => {
+                    packing.placed(piece, spot, params);
+                    (packing, false)
+                }
+                Awaiting::Nothing => (packing, false),
+            },
         };
-        for _ in 0..samples {
-            let piece = Oriented::new(&grower.grow(size, &mut rng));
-            let witness = bits.find_fit(&piece, 0);
-            pool.alive += witness.is_some() as usize;
-            pool.samples.push(Sample { piece, witness });
+        let command = packing.next_call(params, clock, asking);
+        if command == Command::Done {
+            self.stage = Stage::Done;
         }
-        let low = pool.p() < params.cutoff;
-        pools.push(pool);
-        if low {
-            break;
+        command
+    }
+}
+
+impl Packing {
+    /// The pools grown for the board `seen` shows, while their sizes still fit often enough;
+    /// `None` for a board no piece fits on.
+    fn start(
+        seen: &Observation,
+        params: &Params,
+        effort: Option<u64>,
+        seed: u64,
+        clock: &Clock,
+    ) -> Option<Packing> {
+        let board = &seen.board;
+        let bits = BitBoard::new(board)?;
+        let grid = Grid::new(board);
+        let mut rng = FastRng::new(seed);
+        let mut grower = Grower::new();
+        let samples = effort.unwrap_or(DEFAULT_SAMPLES).clamp(2, 4096) as usize;
+        let deadline = effort.is_none().then(|| {
+            clock
+                .limit
+                .mul_f64(1.0 - RESERVE_FRACTION)
+                .saturating_sub(Duration::from_millis(20))
+        });
+        let max_region = board.free_regions().into_iter().max().unwrap_or(0);
+        let mut pools: Vec<Pool> = Vec::new();
+        for size in ladder(params.every, params.step) {
+            // On a very short clock, leave time for playing.
+            let late = deadline.is_some_and(|d| clock.spent() >= d / 2);
+            if size > max_region || (late && !pools.is_empty()) {
+                break;
+            }
+            let mut pool = Pool {
+                size,
+                samples: Vec::with_capacity(samples),
+                alive: 0,
+            };
+            for _ in 0..samples {
+                let piece = Oriented::new(&grower.grow(size, &mut rng));
+                let witness = bits.find_fit(&piece, 0);
+                pool.alive += witness.is_some() as usize;
+                pool.samples.push(Sample { piece, witness });
+            }
+            let low = pool.p() < params.cutoff;
+            pools.push(pool);
+            if low {
+                break;
+            }
+        }
+        Some(Packing {
+            bits,
+            grid,
+            pools,
+            deadline,
+            requests: seen.requested,
+            hand: Vec::with_capacity(params.hand),
+            asking: true,
+            awaiting: Awaiting::Nothing,
+        })
+    }
+
+    /// The next call: ask for the size of best gain while the hand has room, else place the
+    /// held piece that fits best; `DONE` when nothing is held and nothing is worth asking for,
+    /// or the time is up. `asking` resumes where a `GET` left the filling of the hand.
+    fn next_call(&mut self, params: &Params, clock: &Clock, mut asking: bool) -> Command {
+        loop {
+            if !asking
+                && let Some(deadline) = self.deadline
+                && clock.spent() >= deadline
+            {
+                // Out of time: what is held stays unplaced.
+                return Command::Done;
+            }
+            asking = false;
+            while self.asking && self.hand.len() < params.hand.max(1) {
+                match choose_size(&self.pools, params) {
+                    // Holding more than one piece only while pieces of that size fit easily.
+                    Some((_, p)) if !self.hand.is_empty() && p < params.hold => break,
+                    Some((size, _)) if self.requests < MAX_REQUESTS => {
+                        self.requests += 1;
+                        self.awaiting = Awaiting::Piece;
+                        return Command::Get { size: size as i64 };
+                    }
+                    _ => self.asking = false,
+                }
+            }
+            if self.hand.is_empty() {
+                return Command::Done;
+            }
+            // The held piece whose best position is the best fit for its perimeter.
+            let mut best: Option<(f64, usize, Spot)> = None;
+            let mut k = 0;
+            while k < self.hand.len() {
+                let piece = &self.hand[k].1;
+                match best_spot(&self.bits, &mut self.grid, piece, params) {
+                    Some((value, spot)) => {
+                        // Larger pieces first (they are the first to find no room), then the
+                        // best fit for the perimeter.
+                        let rank =
+                            piece.size() as f64 * 1e6 + value / piece.shapes[0].perimeter() as f64;
+                        if best.is_none_or(|(r, _, _)| rank > r) {
+                            best = Some((rank, k, spot));
+                        }
+                        k += 1;
+                    }
+                    None => {
+                        // It fits nowhere, and never will: a dead sample.
+                        let (_, piece) = self.hand.swap_remove(k);
+                        if let Some(pool) = self.pools.iter_mut().find(|p| p.size == piece.size())
+                        {
+                            pool.samples.push(Sample {
+                                piece,
+                                witness: None,
+                            });
+                        }
+                        if let Some((_, b, _)) = &mut best
+                            && *b == self.hand.len()
+                        {
+                            *b = k;
+                        }
+                    }
+                }
+            }
+            let Some((_, k, spot)) = best else {
+                continue;
+            };
+            let (index, piece) = self.hand.swap_remove(k);
+            let shape = &piece.shapes[spot.shape];
+            let command = Command::Place {
+                index: index as i64,
+                x: spot.x as i64,
+                y: spot.y as i64,
+                rotation: shape.rotation as i64,
+            };
+            self.awaiting = Awaiting::Placed(piece, spot);
+            return command;
         }
     }
 
-    let mut requests = 0;
-    let mut hand: Vec<(usize, Oriented)> = Vec::with_capacity(params.hand);
-    let mut asking = true;
-    loop {
-        if let Some(deadline) = deadline
-            && config.started.elapsed() >= deadline
-        {
-            // Out of time: what is held stays unplaced.
-            break;
-        }
-        while asking && hand.len() < params.hand.max(1) {
-            match choose_size(&pools, params) {
-                // Holding more than one piece only while pieces of that size fit easily.
-                Some((_, p)) if !hand.is_empty() && p < params.hold => break,
-                Some((size, _)) if requests < MAX_REQUESTS => {
-                    let (index, piece) = contest.get_next(size as i64)?;
-                    requests += 1;
-                    hand.push((index, Oriented::new(&piece)));
-                }
-                _ => asking = false,
-            }
-        }
-        if hand.is_empty() {
-            break;
-        }
-        // The held piece whose best position is the best fit for its perimeter.
-        let mut best: Option<(f64, usize, Spot)> = None;
-        let mut k = 0;
-        while k < hand.len() {
-            let piece = &hand[k].1;
-            match best_spot(&bits, &mut grid, piece, params) {
-                Some((value, spot)) => {
-                    // Larger pieces first (they are the first to find no room), then the best
-                    // fit for the perimeter.
-                    let rank =
-                        piece.size() as f64 * 1e6 + value / piece.shapes[0].perimeter() as f64;
-                    if best.is_none_or(|(r, _, _)| rank > r) {
-                        best = Some((rank, k, spot));
-                    }
-                    k += 1;
-                }
-                None => {
-                    // It fits nowhere, and never will: a dead sample.
-                    let (_, piece) = hand.swap_remove(k);
-                    if let Some(pool) = pools.iter_mut().find(|p| p.size == piece.size()) {
-                        pool.samples.push(Sample {
-                            piece,
-                            witness: None,
-                        });
-                    }
-                    if let Some((_, b, _)) = &mut best
-                        && *b == hand.len()
-                    {
-                        *b = k;
-                    }
-                }
-            }
-        }
-        let Some((_, k, spot)) = best else {
-            continue;
-        };
-        let (index, piece) = hand.swap_remove(k);
+    /// `piece`, placed at `spot`, covers the player's boards, joins its size's pool (while the
+    /// pool is small enough), and the samples whose witness it covers are searched again.
+    fn placed(&mut self, piece: Oriented, spot: Spot, params: &Params) {
         let shape = &piece.shapes[spot.shape];
-        contest.place_next(
-            index as i64,
-            spot.x as i64,
-            spot.y as i64,
-            shape.rotation as i64,
-        )?;
-        bits.place(shape, spot.x, spot.y);
-        grid.set(shape, spot.x, spot.y, true);
+        self.bits.place(shape, spot.x, spot.y);
+        self.grid.set(shape, spot.x, spot.y, true);
         let placed = (spot.x, spot.y, shape.width, shape.height);
-        if let Some(pool) = pools
+        if let Some(pool) = self
+            .pools
             .iter_mut()
             .find(|p| p.size == piece.size() && p.samples.len() < params.pool_limit)
         {
-            let witness = bits.find_fit(&piece, spot.y);
+            let witness = self.bits.find_fit(&piece, spot.y);
             pool.alive += witness.is_some() as usize;
             pool.samples.push(Sample { piece, witness });
         }
-        refresh(&bits, &mut pools, placed, params.cutoff);
+        refresh(&self.bits, &mut self.pools, placed, params.cutoff);
     }
-    Ok(())
 }
 
 /// The size with the best value `s^alpha (2 - 1/p)` and its `p`, if any gains.

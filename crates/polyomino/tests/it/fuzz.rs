@@ -1,16 +1,15 @@
 //! No reply can make the judge panic: the protocol parsers and the judge are fed huge, negative,
 //! overflowing, empty, long and non-ASCII lines, and every one ends in a clear verdict.
 
-use crate::hostile;
+use crate::{hostile, judged};
 
-use std::sync::{Arc, Mutex};
+use std::io::BufRead;
 
 use hostile::{
-    LIMIT, assert_clear_error, assert_judged_as_the_rules_say, expect_line, garbage_line,
-    line_after, read_line, token,
+    assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
 };
-use marathon_core::env;
-use marathon_core::{Endpoint, Verdict};
+use judged::{Script, expect_line, read_line};
+use marathon_core::Verdict;
 use marathon_polyomino::env::PolyominoEnv;
 use marathon_polyomino::generator::PolyominoCase;
 use marathon_polyomino::protocol::{
@@ -45,57 +44,119 @@ fn first_fit(board: &Board, piece: &Piece) -> Option<(usize, usize)> {
         .find_map(|(x, y)| board.check_fit(piece, x, y).ok())
 }
 
+/// What the judge answers the player's last line with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Awaiting {
+    Case,
+    Piece,
+    Total,
+    /// The hostile line went: `DONE` follows it at once, whatever the judge makes of it.
+    Nothing,
+    /// `DONE` went: whatever the judge still says (a piece, a total), until it closes.
+    Rest,
+}
+
+/// The player that asks for its sizes one after another, placing each piece at its first fit
+/// except the last one, then sends the hostile line and `DONE`.
+struct Sizes {
+    seed: u64,
+    sizes: Vec<i64>,
+    /// How many of `sizes` it has asked for.
+    asked: usize,
+    board: Option<Board>,
+    /// The piece the last `GET` handed out.
+    held: Option<(usize, Piece)>,
+    awaiting: Awaiting,
+    /// Every line sent before the hostile one.
+    sent: Vec<String>,
+}
+
+impl Sizes {
+    fn send(&mut self, line: String, awaiting: Awaiting) -> Option<String> {
+        self.sent.push(line.clone());
+        self.awaiting = awaiting;
+        Some(line)
+    }
+}
+
+impl Script for Sizes {
+    fn observe(&mut self, input: &mut dyn BufRead) -> std::io::Result<bool> {
+        match self.awaiting {
+            Awaiting::Case => {
+                let header = expect_line(input)?;
+                let (_, _, count) = parse_case_header(&header).expect("the judge's header");
+                let mut case = vec![header];
+                for _ in 0..count {
+                    case.push(expect_line(input)?);
+                }
+                self.board = Some(parse_case(&case).expect("the judge's case").0);
+            }
+            Awaiting::Piece => {
+                let header = expect_line(input)?;
+                let height: usize = header.split_whitespace().nth(1).unwrap().parse().unwrap();
+                let mut text = vec![header];
+                for _ in 0..height {
+                    text.push(expect_line(input)?);
+                }
+                self.held = Some(parse_piece(&text).expect("the judge's piece"));
+            }
+            Awaiting::Total => {
+                expect_line(input)?;
+            }
+            Awaiting::Nothing => {}
+            Awaiting::Rest => {
+                while read_line(input)?.is_some() {}
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn legal_reply(&mut self) -> Option<String> {
+        let last = self.asked == self.sizes.len();
+        if let Some((index, piece)) = self.held.take()
+            && !last
+        {
+            let board = self.board.as_mut().expect("the case was read");
+            if let Some((x, y)) = first_fit(board, &piece) {
+                board.cover_piece(&piece, x, y);
+                return self.send(format!("PLACE {index} {x} {y} 0"), Awaiting::Total);
+            }
+        }
+        let &size = self.sizes.get(self.asked)?;
+        self.asked += 1;
+        self.send(format!("GET {size}"), Awaiting::Piece)
+    }
+
+    fn send_hostile(&mut self, received: &str) -> Option<String> {
+        self.awaiting = Awaiting::Nothing;
+        refusal(self.seed, &self.sent, received)
+    }
+
+    fn after_hostile(&mut self) -> String {
+        self.awaiting = Awaiting::Rest;
+        "DONE".to_string()
+    }
+}
+
 /// Plays `seed` with a player that asks for `sizes` one after another, placing each piece at
 /// its first fit except the last one, then sends `hostile` (with [`LAST`] replaced by the last
-/// piece's index) and `DONE`. Returns the verdict, every line the player sent before the
-/// hostile one, and the hostile line as sent.
-fn play_then(seed: u64, sizes: &[i64], hostile: &str) -> (Verdict, Vec<String>, String) {
-    let sent = Arc::new(Mutex::new(Vec::new()));
+/// piece's index) and `DONE`. Returns the verdict, the rules' refusal of the hostile line after
+/// the player's calls, and the hostile line as sent.
+fn play_then(seed: u64, sizes: &[i64], hostile: &str) -> (Verdict, Option<String>, String) {
     let hostile = hostile.replace(LAST, &(sizes.len() - 1).to_string());
-    let (log, sizes, line) = (sent.clone(), sizes.to_vec(), hostile.clone());
-    let mut endpoint = Endpoint::spawn_thread(LIMIT, move |input, output| {
-        let header = expect_line(input)?;
-        let (_, _, count) = parse_case_header(&header).expect("the judge's header");
-        let mut case = vec![header];
-        for _ in 0..count {
-            case.push(expect_line(input)?);
-        }
-        let (mut board, _) = parse_case(&case).expect("the judge's case");
-        let send = |text: String, output: &mut dyn std::io::Write| {
-            writeln!(output, "{text}")?;
-            output.flush()?;
-            log.lock().unwrap().push(text);
-            std::io::Result::Ok(())
-        };
-        for (k, &size) in sizes.iter().enumerate() {
-            send(format!("GET {size}"), output)?;
-            let header = expect_line(input)?;
-            let height: usize = header.split_whitespace().nth(1).unwrap().parse().unwrap();
-            let mut text = vec![header];
-            for _ in 0..height {
-                text.push(expect_line(input)?);
-            }
-            let (index, piece) = parse_piece(&text).expect("the judge's piece");
-            if k + 1 < sizes.len()
-                && let Some((x, y)) = first_fit(&board, &piece)
-            {
-                send(format!("PLACE {index} {x} {y} 0"), output)?;
-                expect_line(input)?;
-                board.cover_piece(&piece, x, y);
-            }
-        }
-        writeln!(output, "{line}")?;
-        writeln!(output, "DONE")?;
-        output.flush()?;
-        // Whatever the judge still says (a piece, a total), until it closes our input.
-        while read_line(input)?.is_some() {}
-        Ok(())
-    })
-    .expect("the player thread starts");
-    let verdict = env::judge(&mut PolyominoEnv::new(seed), &mut endpoint, |_, _| {});
-    endpoint.close();
-    let sent = sent.lock().unwrap().clone();
-    (verdict, sent, hostile)
+    let script = Sizes {
+        seed,
+        sizes: sizes.to_vec(),
+        asked: 0,
+        board: None,
+        held: None,
+        awaiting: Awaiting::Case,
+        sent: Vec::new(),
+    };
+    let env = PolyominoEnv::new(seed);
+    let (verdict, refusal) = judged::play_then(env, script, usize::MAX, &hostile);
+    (verdict, refusal, hostile)
 }
 
 /// What the rules say of `line` after the calls `before` on a fresh session of `seed`:
@@ -173,9 +234,8 @@ proptest! {
         sizes in prop::collection::vec(3i64..=8, 1..5),
         line in command_line(),
     ) {
-        let (verdict, before, sent) = play_then(seed, &sizes, &line);
-        let received = sent.strip_suffix('\r').unwrap_or(&sent);
-        assert_judged_as_the_rules_say(&verdict, &sent, refusal(seed, &before, received));
+        let (verdict, refusal, sent) = play_then(seed, &sizes, &line);
+        assert_judged_as_the_rules_say(&verdict, &sent, refusal);
     }
 }
 

@@ -6,10 +6,11 @@
 use std::time::{Duration, Instant};
 
 use marathon_core::env::Environment;
-use marathon_core::{CaseId, CaseOutcome, Game, GameSpec, Metric, PlayConfig, Verdict};
+use marathon_core::{
+    CaseId, CaseOutcome, Game, GameClock, GameSpec, Metric, PlayConfig, Settings, Verdict,
+};
 use marathon_polyomino::POLYOMINO;
-use marathon_polyomino::ai::smart::Params;
-use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play as play_builtin};
+use marathon_polyomino::ai::{PLAYERS, new_player, play as play_builtin};
 use marathon_polyomino::env::PolyominoEnv;
 use marathon_polyomino::generator::PolyominoCase;
 use marathon_polyomino::protocol::Command;
@@ -301,15 +302,10 @@ fn the_figures_agree_with_a_recount_of_the_players_games() {
     for &player in PLAYERS {
         for seed in 1..=6 {
             let mut env = PolyominoEnv::new(seed);
-            let config = PlayerConfig {
-                effort: Some(4),
-                time_limit: Duration::from_secs(1000),
-                started: Instant::now(),
-                seed,
-                params: Params::default(),
-            };
+            let mut builtin = new_player(player, Some(4), seed, &Settings::default()).unwrap();
             let board = env.case().board();
-            play_builtin(player, &board, &mut env, &config).unwrap();
+            let game = GameClock::start(Duration::from_secs(1000));
+            play_builtin(builtin.as_mut(), board.clone(), &mut env, &game).unwrap();
             let scored = POLYOMINO.score(&CaseId::seed(seed), &env, &Verdict::Ok, Duration::ZERO);
             let figure = |name| named(&scored.metrics, name);
             let context = format!("{player} on seed {seed}");

@@ -9,4 +9,4 @@ mod players;
 mod protocol;
 mod rules;
 
-use marathon_testing::hostile;
+use marathon_testing::{hostile, judged};

@@ -2,13 +2,17 @@
 //! validated, any refusal fails the test) over many seeds, and through the judge, where the
 //! commands they wrote are recorded and replayed on a fresh environment.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use marathon_core::env::{self, Environment, Turn};
-use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
+use crate::judged;
+
+use marathon_core::{
+    CaseId, Environment, Game, GameClock, GameSpec, PlayConfig, Settings, SolveConfig, Turn,
+    Verdict,
+};
 use marathon_polyomino::POLYOMINO;
-use marathon_polyomino::ai::smart::Params;
-use marathon_polyomino::ai::{PLAYERS, PlayerConfig, play, speak_protocol};
+use marathon_polyomino::ai::smart::{Params, SmartPlayer};
+use marathon_polyomino::ai::{PLAYERS, new_player, play, speak_protocol};
 use marathon_polyomino::env::{PolyominoEnv, Step};
 use marathon_polyomino::generator::PolyominoCase;
 
@@ -18,14 +22,8 @@ const LIMIT: Duration = Duration::from_secs(30);
 fn direct(player: &str, seed: u64, effort: Option<u64>) -> u64 {
     let mut game = PolyominoEnv::new(seed);
     let board = game.case().board();
-    let config = PlayerConfig {
-        effort,
-        time_limit: LIMIT,
-        started: Instant::now(),
-        seed,
-        params: Params::default(),
-    };
-    play(player, &board, &mut game, &config)
+    let mut builtin = new_player(player, effort, seed, &Settings::default()).unwrap();
+    play(builtin.as_mut(), board, &mut game, &GameClock::start(LIMIT))
         .unwrap_or_else(|e| panic!("{player} on seed {seed}: {e}"));
     game.session().raw_score()
 }
@@ -64,14 +62,10 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             assert_eq!(outcome.verdict, Verdict::Ok, "{player} seed {seed}");
 
             let solve = SolveConfig::new(player, LIMIT, effort);
-            let (mut endpoint, transcript) = spawn_recorded_player(solve, speak_protocol).unwrap();
             let case = PolyominoCase::new(seed);
-            let mut steps = Vec::new();
-            let mut game = PolyominoEnv::new(seed);
-            let verdict = env::judge(&mut game, &mut endpoint, |_, step| steps.push(step.clone()));
-            endpoint.close();
-            let session = game.session();
-            assert_eq!(verdict, Verdict::Ok);
+            let recorded = judged::record(PolyominoEnv::new(seed), solve, speak_protocol);
+            let session = recorded.env.session();
+            assert_eq!(recorded.verdict, Verdict::Ok);
             let raw = outcome
                 .metrics
                 .iter()
@@ -87,7 +81,7 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             // The replay's steps cover exactly the cells the session covered, once each.
             let mut board = case.board();
             let mut places = 0;
-            for step in &steps {
+            for step in &recorded.events {
                 if let Step::Place { cells, .. } = step {
                     places += 1;
                     for &cell in cells {
@@ -104,13 +98,13 @@ fn judged_games_replay_under_the_rules_and_depend_on_the_case_alone() {
             );
 
             // Replay the recorded commands on a fresh environment.
-            let lines = transcript.lines();
-            let mut fresh = PolyominoEnv::new(seed);
-            for line in &lines {
-                assert_eq!(fresh.turn(), Turn::Player, "a command after DONE");
-                let command = fresh.parse_action(line).unwrap();
-                fresh.step(command).unwrap();
-            }
+            let context = format!("{player} seed {seed}");
+            let fresh = judged::replay(
+                PolyominoEnv::new(seed),
+                &recorded.replies,
+                &context,
+                |_, _| {},
+            );
             let done = fresh.turn() == Turn::Over;
             assert!(done, "{player} seed {seed}: no DONE");
             assert_eq!(fresh.session().raw_score(), session.raw_score());
@@ -148,14 +142,29 @@ fn the_ai_with_held_pieces_and_wide_candidates_makes_only_valid_calls() {
     for seed in [1, 3, 7, 12] {
         let mut game = PolyominoEnv::new(seed);
         let board = game.case().board();
-        let config = PlayerConfig {
-            effort: Some(6),
-            time_limit: LIMIT,
-            started: Instant::now(),
-            seed,
-            params,
-        };
-        play("ai", &board, &mut game, &config).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let mut player = SmartPlayer::new(params, Some(6), seed);
+        play(&mut player, board, &mut game, &GameClock::start(LIMIT))
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert!(game.session().raw_score() > 0, "seed {seed}");
+    }
+}
+
+/// The hint is the `ai`'s own decision where the game stands: at the start its first call in
+/// the game it plays at that effort, and after that `GET` (holding the piece, nothing placed yet)
+/// its second.
+#[test]
+fn the_hint_is_the_ais_next_call_in_its_own_game() {
+    let effort = 4;
+    for seed in [1, 5] {
+        let solve = SolveConfig::new("ai", LIMIT, Some(effort));
+        let game = judged::record(PolyominoEnv::new(seed), solve, speak_protocol);
+        let mut env = PolyominoEnv::new(seed);
+        for reply in &game.replies[..2] {
+            let hint = POLYOMINO
+                .hint(&env, effort)
+                .expect("a hint on the player's turn");
+            assert_eq!(&env.format_action(hint), reply, "seed {seed}");
+            env.step(hint).expect("the hint is legal");
+        }
     }
 }

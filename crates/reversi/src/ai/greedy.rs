@@ -1,7 +1,7 @@
 //! The baseline: the move that flips the most pieces (so leaves player 1 the most), ties to the
 //! first in row-major order. It ignores the opponents entirely.
 
-use super::{Clock, Player};
+use super::{BuiltinPlayer, Clock, Player};
 use crate::rules::{Board, Cell};
 
 pub struct GreedyPlayer;
@@ -19,7 +19,12 @@ pub fn most_flips(board: &Board) -> Option<Cell> {
 }
 
 impl Player for GreedyPlayer {
+    type Observation = Board;
+    type Action = Cell;
+
     fn choose(&mut self, board: &Board, _clock: &Clock) -> Cell {
         most_flips(board).expect("player 1 has a legal move")
     }
 }
+
+impl BuiltinPlayer for GreedyPlayer {}

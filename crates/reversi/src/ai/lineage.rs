@@ -189,6 +189,7 @@ impl Observed {
     }
 
     /// Pairs (chosen, other) the current weights order wrongly.
+    #[cfg(any(test, feature = "lab"))]
     fn wrong_pairs(&self) -> usize {
         let value = |i: usize| (self.m + self.g[i]) / (self.t - self.f[i]);
         let chosen = value(self.chosen);
@@ -541,6 +542,7 @@ impl Chain {
     /// value most opponents lie near, and the opponents near it are kin. For measurements only
     /// (the AI never knows the weights): a chain started at the true weights samples the exact
     /// posterior from its first step, which shows what the model could predict at best.
+    #[cfg(feature = "lab")]
     pub fn start_at(&mut self, weights: &[Weights]) {
         let near = |a: f64, b: f64| (a - b).abs() < 6.0;
         let mut total = 0.0;
@@ -574,6 +576,7 @@ impl Chain {
 
     /// A line of figures for debugging: the case mean, the spread of the shared values, the
     /// share of kin cells.
+    #[cfg(feature = "lab")]
     pub fn describe(&self) -> String {
         let n = self.cells.len() as f64;
         let sd = (self
@@ -617,6 +620,7 @@ impl Chain {
     }
 
     /// Decisions the current weights reproduce.
+    #[cfg(feature = "lab")]
     pub fn hits(&self) -> usize {
         self.observed
             .iter()

@@ -2,7 +2,7 @@
 //! [`speak_protocol`] (or, for the oracle, [`spawn_oracle`]), so the built-in players see
 //! exactly what an external program sees: the boards sent on player 1's turns.
 //!
-//! - `ai` ([`reader::ReaderPlayer`]): samples the opponents' weights from the posterior given
+//! - `ai` (`reader::ReaderPlayer`): samples the opponents' weights from the posterior given
 //!   their moves (read off successive boards) and plays the move that searches best on average
 //!   over the samples' replies.
 //! - `greedy`: the move that leaves player 1 the most pieces (most flips); ties go to the
@@ -10,19 +10,22 @@
 //! - `oracle`: the beam search of `ai` with the opponents' true weights; only the judge can
 //!   build it.
 
-pub mod greedy;
-pub mod infer;
-pub mod lineage;
-pub mod normal;
-pub mod reader;
-pub mod search;
+marathon_core::lab_modules! {
+    mod greedy;
+    mod infer;
+    mod lineage;
+    mod normal;
+    mod reader;
+    mod search;
+}
 
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-pub use marathon_core::Clock;
+use marathon_core::player::{check_name, invalid_input};
 /// The seed a player gets from an observation's lines.
 pub use marathon_core::rng::seed_from_lines as observation_seed;
+pub use marathon_core::{Clock, Player};
 use marathon_core::{Endpoint, GameClock, Limits, Settings, SolveConfig, read_observation};
 
 use crate::generator::ReversiCase;
@@ -54,10 +57,10 @@ impl Predictions {
     }
 }
 
-pub trait Player: Send {
-    /// Player 1's move on `board`, which must have one.
-    fn choose(&mut self, board: &Board, clock: &Clock) -> Cell;
-
+/// A built-in reversi player: a [`marathon_core::Player`] shown the board at player 1's turns
+/// (which has a move for it), answering with player 1's cell, that may also tell how well it
+/// predicted the opponents.
+pub trait BuiltinPlayer: Player<Observation = Board, Action = Cell> + Send {
     /// The opponents' moves the player predicted, if it predicts them.
     fn predictions(&self) -> Predictions {
         Predictions::default()
@@ -71,32 +74,21 @@ pub fn new_player(
     effort: Option<u64>,
     seed: u64,
     given: &Settings,
-) -> io::Result<Box<dyn Player>> {
-    if PLAYERS.contains(&name) {
-        given
-            .apply(name, &mut [])
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    }
+) -> io::Result<Box<dyn BuiltinPlayer>> {
+    check_name("reversi", PLAYERS, name)?;
+    given.apply(name, &mut []).map_err(invalid_input)?;
     match name {
         "ai" => Ok(Box::new(reader::ReaderPlayer::new(effort, seed))),
         "greedy" => Ok(Box::new(greedy::GreedyPlayer)),
-        ORACLE => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
+        _ => Err(invalid_input(
             "the oracle knows the opponents' hidden weights, so only the judge can run it \
              (marathon play reversi --player oracle); no program can",
-        )),
-        _ => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "no reversi player {name:?} (players: {})",
-                PLAYERS.join(", ")
-            ),
         )),
     }
 }
 
 /// The oracle for `case`: the AI's search with the opponents' true strategies.
-pub fn oracle(case: &ReversiCase, effort: Option<u64>) -> Box<dyn Player> {
+pub fn oracle(case: &ReversiCase, effort: Option<u64>) -> Box<dyn BuiltinPlayer> {
     Box::new(search::KnownPlayer::new(case.opponents.clone(), effort))
 }
 
@@ -134,7 +126,7 @@ fn speak_and_report(
     output: &mut dyn Write,
     report: &mut dyn FnMut(Predictions),
 ) -> io::Result<()> {
-    let mut player: Option<Box<dyn Player>> = None;
+    let mut player: Option<Box<dyn BuiltinPlayer>> = None;
     serve(
         &mut |seed, board, clock| {
             let player = match &mut player {

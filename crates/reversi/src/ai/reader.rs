@@ -15,7 +15,7 @@ use marathon_core::rng::FastRng;
 use super::infer::explain;
 use super::lineage::{Chain, Ensemble, PRIOR, Workspace};
 use super::search::{self, Model, Pace, decision_budget};
-use super::{Clock, Player, Predictions};
+use super::{BuiltinPlayer, Clock, Player, Predictions};
 use crate::rules::{Board, Cell, State};
 
 /// Independent Markov chains.
@@ -131,6 +131,9 @@ impl ReaderPlayer {
 }
 
 impl Player for ReaderPlayer {
+    type Observation = Board;
+    type Action = Cell;
+
     fn choose(&mut self, board: &Board, clock: &Clock) -> Cell {
         self.pace.start(clock);
         self.observe(board);
@@ -165,7 +168,9 @@ impl Player for ReaderPlayer {
         self.last = Some(after);
         plan.first
     }
+}
 
+impl BuiltinPlayer for ReaderPlayer {
     fn predictions(&self) -> Predictions {
         self.predictions
     }

@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use super::{Clock, Player};
+use super::{BuiltinPlayer, Clock, Player};
 use crate::rules::{Bits, Board, Cell, Player as Seat, State};
 use crate::strategy::{self, Weights};
 
@@ -279,6 +279,7 @@ pub const SURVIVAL_PIECES: u32 = 8;
 /// [`SURVIVAL_PIECES`]; else all its legal moves. A player with no piece scores 0 whatever
 /// else happens, and the samples' replies are right only about 40% of the time, so a move
 /// that some replies punish that way is not worth its mean.
+#[cfg(feature = "lab")]
 pub fn surviving_moves(root: &State) -> Bits {
     surviving_moves_until(root, None).expect("no deadline")
 }
@@ -487,6 +488,9 @@ impl KnownPlayer {
 }
 
 impl Player for KnownPlayer {
+    type Observation = Board;
+    type Action = Cell;
+
     fn choose(&mut self, board: &Board, clock: &Clock) -> Cell {
         self.pace.start(clock);
         let state = State::from_board(board.clone(), 1);
@@ -494,6 +498,8 @@ impl Player for KnownPlayer {
         search(&state, model, self.effort, clock, &mut self.pace, 1.0).first
     }
 }
+
+impl BuiltinPlayer for KnownPlayer {}
 
 #[cfg(test)]
 mod tests {

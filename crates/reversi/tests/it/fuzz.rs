@@ -2,19 +2,20 @@
 //! are fed huge, negative, overflowing, empty, long and non-ASCII lines, and every one ends in
 //! a clear verdict.
 
-use crate::hostile;
+use crate::{hostile, judged};
 
+use std::io::BufRead;
 use std::sync::{Arc, OnceLock};
 
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, judge_against,
-    line_after, read_line, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
 };
+use judged::{Script, read_line};
 use marathon_core::Verdict;
 use marathon_reversi::env::ReversiEnv;
 use marathon_reversi::generator::{ReversiCase, generate};
 use marathon_reversi::protocol::{format_move, parse_move, parse_observation};
-use marathon_reversi::rules::IllegalMove;
+use marathon_reversi::rules::{Board, IllegalMove};
 use proptest::prelude::*;
 
 /// Cases of two sizes, generated once: a 7x7 game of 3 players and an 8x8 game of 4.
@@ -35,50 +36,64 @@ fn move_line() -> impl Strategy<Value = String> {
     ]
 }
 
+/// The player that makes its first legal move on each board the judge shows it, but sends the
+/// hostile line when few empty cells are left: the game may end before turn `legal_moves`.
+struct FirstLegal {
+    /// The board the judge showed last (the start board before any).
+    board: Board,
+}
+
+impl FirstLegal {
+    fn first_legal(&self) -> String {
+        let legal = self.board.legal_moves(1);
+        format_move(legal.first().expect("the judge asks only with a move"))
+    }
+}
+
+impl Script for FirstLegal {
+    fn observe(&mut self, input: &mut dyn BufRead) -> std::io::Result<bool> {
+        let Some(size) = read_line(input)? else {
+            return Ok(false);
+        };
+        let rows = read_line(input)?.expect("the rows follow the size");
+        self.board = parse_observation(&[&size, &rows]).expect("the judge's observation");
+        Ok(true)
+    }
+
+    fn legal_reply(&mut self) -> Option<String> {
+        let late = self.board.empty_cells().count() <= 3;
+        (!late).then(|| self.first_legal())
+    }
+
+    fn send_hostile(&mut self, received: &str) -> Option<String> {
+        let board = &self.board;
+        parse_move(received)
+            .map_err(|e| e.to_string())
+            .and_then(|mv| {
+                mv.cell(board).ok_or_else(|| {
+                    let size = board.size();
+                    let (col, row) = (mv.col, mv.row);
+                    IllegalMove::OffBoard { col, row, size }.to_string()
+                })
+            })
+            .and_then(|cell| board.clone().play(1, cell).map_err(|e| e.to_string()))
+            .err()
+    }
+
+    fn after_hostile(&mut self) -> String {
+        self.first_legal()
+    }
+}
+
 /// Plays `case` with a player that makes its first legal move `legal_moves` times (or until
 /// its last turn), then sends `hostile`, then (if the game goes on) legal moves again. Returns
 /// the verdict and the rules' refusal of the hostile line.
 fn play_then(case: &ReversiCase, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let line = hostile.to_string();
-    judge_against(
-        ReversiEnv::of_case(Arc::new(case.clone())),
-        move |input, output, record| {
-            let mut turn = 0;
-            while let Some(size) = read_line(input)? {
-                let rows = read_line(input)?.expect("the rows follow the size");
-                let board = parse_observation(&[&size, &rows]).expect("the judge's observation");
-                let legal = board
-                    .legal_moves(1)
-                    .first()
-                    .expect("the judge asks only with a move");
-                // The game may end before turn `legal_moves`; then the hostile line comes when
-                // few empty cells are left.
-                let late = board.empty_cells().count() <= 3 && !record.is_recorded();
-                let reply = if turn == legal_moves || late {
-                    let received = line.strip_suffix('\r').unwrap_or(&line);
-                    let refusal = parse_move(received)
-                        .map_err(|e| e.to_string())
-                        .and_then(|mv| {
-                            mv.cell(&board).ok_or_else(|| {
-                                let size = board.size();
-                                let (col, row) = (mv.col, mv.row);
-                                IllegalMove::OffBoard { col, row, size }.to_string()
-                            })
-                        })
-                        .and_then(|cell| board.clone().play(1, cell).map_err(|e| e.to_string()))
-                        .err();
-                    record.record(refusal);
-                    line.clone()
-                } else {
-                    format_move(legal)
-                };
-                writeln!(output, "{reply}")?;
-                output.flush()?;
-                turn += 1;
-            }
-            Ok(())
-        },
-    )
+    let script = FirstLegal {
+        board: case.initial_state().board,
+    };
+    let env = ReversiEnv::of_case(Arc::new(case.clone()));
+    judged::play_then(env, script, legal_moves, hostile)
 }
 
 proptest! {

@@ -11,4 +11,4 @@ mod rules;
 mod search;
 mod strategy;
 
-use marathon_testing::hostile;
+use marathon_testing::{hostile, judged};

@@ -8,13 +8,18 @@ use marathon_core::rng::FastRng;
 
 use super::policy::{Weights, pick};
 use super::{Clock, Player};
-use crate::rules::{Cell, State};
+use crate::protocol::Reply;
+use crate::rules::State;
 
 pub struct GreedyPlayer;
 
 impl Player for GreedyPlayer {
-    fn choose(&mut self, state: &State, _clock: &Clock) -> Option<Cell> {
+    type Observation = State;
+    type Action = Reply;
+
+    fn choose(&mut self, state: &State, _clock: &Clock) -> Reply {
         // Without noise the generator is never drawn from.
-        pick(state, &Weights::greedy(), &mut FastRng::new(0))
+        let cell = pick(state, &Weights::greedy(), &mut FastRng::new(0));
+        cell.map_or(Reply::Stop, Reply::Remove)
     }
 }

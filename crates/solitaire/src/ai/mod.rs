@@ -7,23 +7,27 @@
 //! receive: [`Model`] takes the smallest alphabet of the statement's group table that holds
 //! every type seen so far.
 
-pub mod greedy;
 mod mcts;
-pub mod policy;
 mod random;
-pub mod search;
+
+marathon_core::lab_modules! {
+    mod greedy;
+    mod policy;
+    mod search;
+}
 
 use std::io::{self, BufRead, Write};
 
-pub use marathon_core::Clock;
+pub use marathon_core::{Clock, Player};
 
+use marathon_core::player::{check_name, invalid_input};
 use marathon_core::rng::{FastRng, seed_from_lines};
 use marathon_core::settings::apply_part;
 use marathon_core::{GameClock, Settings, SolveConfig, invalid_data, read_line, read_observation};
 
 use crate::generator::GROUP_ALPHABETS;
 use crate::protocol::{Reply, format_reply, parse_board, parse_reveal};
-use crate::rules::{Cell, Piece, SIZE, State};
+use crate::rules::{Piece, SIZE, State};
 pub use policy::Weights;
 
 /// The built-in players; the first is the default.
@@ -99,10 +103,10 @@ pub fn infer_alphabet(seen: u8) -> Vec<Piece> {
         .unwrap_or_else(|| Piece::ALL.to_vec())
 }
 
-pub trait Player {
-    /// The cell to remove next, or `None` to stop (always `None` when no move is legal).
-    fn choose(&mut self, state: &State, clock: &Clock) -> Option<Cell>;
-}
+/// A built-in Solitaire chess player ([`marathon_core::Player`]): shown the position as the
+/// board and the reveals made it, it removes a cell or stops (always stops when no removal is
+/// legal).
+pub type BuiltinPlayer = dyn Player<Observation = State, Action = Reply>;
 
 /// Whether player `name` plays out with [`Weights`] (the settings `--set` may change).
 pub fn reads_weights(name: &str) -> bool {
@@ -123,14 +127,8 @@ pub fn new_player(
     effort: Option<u64>,
     seed: u64,
     given: &Settings,
-) -> io::Result<Box<dyn Player>> {
-    let invalid_input = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
-    if !PLAYERS.contains(&name) {
-        let players = PLAYERS.join(", ");
-        return Err(invalid_input(format!(
-            "no solitaire player {name:?} (players: {players})"
-        )));
-    }
+) -> io::Result<Box<BuiltinPlayer>> {
+    check_name("solitaire", PLAYERS, name)?;
     let weights = player_weights(name, given).map_err(invalid_input)?;
     let rng = FastRng::new(seed);
     match name {
@@ -175,12 +173,11 @@ pub fn speak_protocol(
     loop {
         let clock = game.turn();
         // Stopping keeps the score; running out of time would lose it.
-        let choice = if state.is_over() || clock.nearly_out() {
-            None
+        let reply = if state.is_over() || clock.nearly_out() {
+            Reply::Stop
         } else {
             player.choose(&state, &clock)
         };
-        let reply = choice.map_or(Reply::Stop, Reply::Remove);
         writeln!(output, "{}", format_reply(reply))?;
         output.flush()?;
         let Reply::Remove(cell) = reply else {
@@ -200,6 +197,7 @@ pub fn speak_protocol(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Cell;
 
     fn mask(pieces: &[Piece]) -> u8 {
         pieces.iter().fold(0, |m, p| m | 1 << p.index())

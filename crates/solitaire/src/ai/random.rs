@@ -4,7 +4,8 @@
 use marathon_core::rng::FastRng;
 
 use super::{Clock, Player};
-use crate::rules::{Cell, State, cells_of};
+use crate::protocol::Reply;
+use crate::rules::{State, cells_of};
 
 pub struct RandomPlayer {
     rng: FastRng,
@@ -17,11 +18,15 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, state: &State, _clock: &Clock) -> Option<Cell> {
+    type Observation = State;
+    type Action = Reply;
+
+    fn choose(&mut self, state: &State, _clock: &Clock) -> Reply {
         let legal = state.legal();
         if legal == 0 {
-            return None;
+            return Reply::Stop;
         }
-        cells_of(legal).nth(self.rng.below(legal.count_ones()) as usize)
+        let cell = cells_of(legal).nth(self.rng.below(legal.count_ones()) as usize);
+        cell.map_or(Reply::Stop, Reply::Remove)
     }
 }

@@ -28,6 +28,7 @@ use marathon_core::rng::FastRng;
 use super::mcts::Tree;
 use super::policy::{Weights, playout, sample_reveal};
 use super::{Clock, Model, Player};
+use crate::protocol::Reply;
 use crate::rules::{Cell, MAX_REMOVALS, State, cells_of};
 
 /// Playouts (tree iterations) per decision per unit of effort.
@@ -192,7 +193,18 @@ impl SearchPlayer {
 }
 
 impl Player for SearchPlayer {
-    fn choose(&mut self, state: &State, clock: &Clock) -> Option<Cell> {
+    type Observation = State;
+    type Action = Reply;
+
+    fn choose(&mut self, state: &State, clock: &Clock) -> Reply {
+        self.search(state, clock)
+            .map_or(Reply::Stop, Reply::Remove)
+    }
+}
+
+impl SearchPlayer {
+    /// The cell to remove next; `None` when no removal is legal.
+    fn search(&mut self, state: &State, clock: &Clock) -> Option<Cell> {
         if self.model.observe(state) {
             self.plan.clear();
             self.plan_points = 0;

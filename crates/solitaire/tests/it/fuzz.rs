@@ -2,12 +2,14 @@
 //! are fed huge, negative, overflowing, empty, long and non-ASCII lines, and every one ends in
 //! a clear verdict.
 
-use crate::hostile;
+use crate::{hostile, judged};
+
+use std::io::BufRead;
 
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, expect_line, garbage_line,
-    judge_against, line_after, read_line, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
 };
+use judged::{Script, expect_line, read_line};
 use marathon_core::{CaseId, Verdict};
 use marathon_solitaire::env::{SolitaireEnv, case_deal};
 use marathon_solitaire::protocol::{Reply, format_reply, parse_board, parse_reply, parse_reveal};
@@ -26,45 +28,67 @@ fn reply_line() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Plays `case` with a player that removes the first legal cell `legal_moves` times (or until
-/// no move is left), then sends `hostile`, then `0 0` if the game goes on. Returns the verdict
-/// and the rules' refusal of the hostile line.
-fn play_then(case: &CaseId, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let line = hostile.to_string();
-    judge_against(
-        SolitaireEnv::new(case_deal(case).expect("a case of the table")),
-        move |input, output, record| {
+/// The player that removes the first legal cell each time, keeping the position from the
+/// judge's board and reveals; after the hostile line it stops (`0 0`).
+#[derive(Default)]
+struct FirstLegal {
+    state: Option<State>,
+    /// The cell removed by the last legal reply, whose reveal the judge writes next.
+    removed: Option<Cell>,
+}
+
+impl Script for FirstLegal {
+    fn observe(&mut self, input: &mut dyn BufRead) -> std::io::Result<bool> {
+        let Some(state) = &mut self.state else {
             let mut rows = Vec::new();
             for _ in 0..SIZE {
                 rows.push(expect_line(input)?);
             }
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let mut state = State::new(parse_board(&rows).expect("the judge's board"));
-            while (state.moves() as usize) < legal_moves && !state.is_over() {
-                let cell = Cell::from_index(state.legal().trailing_zeros() as usize);
-                writeln!(output, "{}", format_reply(Reply::Remove(cell)))?;
-                output.flush()?;
-                let reveal = parse_reveal(&expect_line(input)?).expect("the judge's reveal");
-                state.play(cell, reveal).expect("a legal removal");
-            }
-            let received = line.strip_suffix('\r').unwrap_or(&line);
-            let refusal = match parse_reply(received) {
-                Err(e) => Some(e.to_string()),
-                Ok(Reply::Stop) => None,
-                Ok(Reply::Remove(cell)) => state.check(cell).err().map(|e| e.to_string()),
-            };
-            record.record(refusal);
-            writeln!(output, "{line}")?;
-            output.flush()?;
-            // A valid removal is answered; then the player stops.
-            if read_line(input)?.is_some() {
-                writeln!(output, "0 0")?;
-                output.flush()?;
-            }
-            while read_line(input)?.is_some() {}
-            Ok(())
-        },
-    )
+            self.state = Some(State::new(parse_board(&rows).expect("the judge's board")));
+            return Ok(true);
+        };
+        let Some(line) = read_line(input)? else {
+            return Ok(false);
+        };
+        // After the hostile line (a valid removal) the reveal is not needed: the player stops.
+        if let Some(cell) = self.removed.take() {
+            let reveal = parse_reveal(&line).expect("the judge's reveal");
+            state.play(cell, reveal).expect("a legal removal");
+        }
+        Ok(true)
+    }
+
+    fn legal_reply(&mut self) -> Option<String> {
+        let state = self.state.as_ref().expect("the board was read");
+        if state.is_over() {
+            return None;
+        }
+        let cell = Cell::from_index(state.legal().trailing_zeros() as usize);
+        self.removed = Some(cell);
+        Some(format_reply(Reply::Remove(cell)))
+    }
+
+    fn send_hostile(&mut self, received: &str) -> Option<String> {
+        let state = self.state.as_ref().expect("the board was read");
+        match parse_reply(received) {
+            Err(e) => Some(e.to_string()),
+            Ok(Reply::Stop) => None,
+            Ok(Reply::Remove(cell)) => state.check(cell).err().map(|e| e.to_string()),
+        }
+    }
+
+    fn after_hostile(&mut self) -> String {
+        format_reply(Reply::Stop)
+    }
+}
+
+/// Plays `case` with a player that removes the first legal cell `legal_moves` times (or until
+/// no move is left), then sends `hostile`, then `0 0` if the game goes on. Returns the verdict
+/// and the rules' refusal of the hostile line.
+fn play_then(case: &CaseId, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
+    let env = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
+    judged::play_then(env, FirstLegal::default(), legal_moves, hostile)
 }
 
 proptest! {

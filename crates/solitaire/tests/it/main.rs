@@ -9,4 +9,4 @@ mod props;
 mod protocol;
 mod rules;
 
-use marathon_testing::hostile;
+use marathon_testing::{hostile, judged};

@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
-use marathon_core::env::{self, Environment, Turn};
-use marathon_core::{CaseId, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player};
+use crate::judged;
+
+use marathon_core::{CaseId, Environment, Game, PlayConfig, SolveConfig, Turn, Verdict};
 use marathon_solitaire::SOLITAIRE;
 use marathon_solitaire::ai;
 use marathon_solitaire::env::{SolitaireEnv, Step, case_deal};
@@ -28,35 +29,31 @@ fn recorded_game(
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<(Cell, u32)>) {
     let solve = SolveConfig::new(player, LIMIT, effort);
-    let (mut endpoint, transcript) =
-        spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
-    let mut game = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
-    let mut removals = Vec::new();
-    let verdict = env::judge(&mut game, &mut endpoint, |_, step| {
-        if let Step::Removed {
-            cell, breakdown, ..
-        } = step
-        {
-            removals.push((*cell, breakdown.total()));
-        }
-    });
-    endpoint.close();
-    let replies = transcript.lines();
-    (game.state().clone(), verdict, replies, removals)
+    let env = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
+    let game = judged::record(env, solve, ai::speak_protocol);
+    let removals = game
+        .events
+        .iter()
+        .filter_map(|step| match step {
+            Step::Removed {
+                cell, breakdown, ..
+            } => Some((*cell, breakdown.total())),
+            _ => None,
+        })
+        .collect();
+    (
+        game.env.state().clone(),
+        game.verdict,
+        game.replies,
+        removals,
+    )
 }
 
 /// Replays the replies through the environment (not the judge); the last must be `0 0`, every
 /// other a legal removal.
 fn replay(case: &CaseId, replies: &[String]) -> State {
-    let mut game = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
-    for reply in replies {
-        assert_eq!(game.turn(), Turn::Player, "{case}: {reply:?} after `0 0`");
-        let action = game
-            .parse_action(reply)
-            .unwrap_or_else(|e| panic!("{case}: {reply:?} is unreadable: {e}"));
-        game.step(action)
-            .unwrap_or_else(|e| panic!("{case}: {reply:?} is illegal: {e}"));
-    }
+    let env = SolitaireEnv::new(case_deal(case).expect("a case of the table"));
+    let game = judged::replay(env, replies, &case.to_string(), |_, _| {});
     assert_eq!(
         game.turn(),
         Turn::Over,

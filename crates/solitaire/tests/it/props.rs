@@ -119,6 +119,7 @@ proptest! {
         turns in 0u32..60,
     ) {
         use marathon_solitaire::ai::{Clock, PLAYERS, new_player};
+        use marathon_solitaire::protocol::Reply;
         use std::time::Duration;
         let state = position(group, seed, turns);
         prop_assume!(state.is_some(), "the game ended before the position");
@@ -126,8 +127,9 @@ proptest! {
         for &name in PLAYERS {
             let mut player = new_player(name, Some(1), seed, &Default::default()).expect("a built-in player");
             let clock = Clock::start(Duration::from_secs(10), Duration::ZERO);
-            let cell = player.choose(&state, &clock);
-            let cell = cell.expect("a move whenever one exists (all players play on)");
+            let Reply::Remove(cell) = player.choose(&state, &clock) else {
+                panic!("{name} stopped with a move left (all players play on)");
+            };
             prop_assert!(state.check(cell).is_ok(), "{} chose {} illegally", name, cell);
         }
     }

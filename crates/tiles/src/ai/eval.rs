@@ -32,10 +32,10 @@ pub struct Weights {
     pub line: f32,
     /// Per tile on the board, as a fraction of the cells.
     pub crowd: f32,
-    /// Per unit of [`Features::cross`] times `S`: a line one tile short of clearing whose gap
+    /// Per unit of `Features::cross` times `S`: a line one tile short of clearing whose gap
     /// also lies in a full crossing line clears both at once for `3S` instead of `S`.
     pub cross: f32,
-    /// Per unit of [`Features::cross_sum`] times `S`: every such setup, not only the best, so
+    /// Per unit of `Features::cross_sum` times `S`: every such setup, not only the best, so
     /// the player builds the next while it waits for a tile to cash the first. Too much of it
     /// and the player hoards setups until the board fills.
     pub cross_sum: f32,
@@ -50,7 +50,7 @@ pub struct Weights {
     pub risk: f32,
     /// The moves [`Weights::risk`] looks at.
     pub horizon: u32,
-    /// Per unit of [`Features::line_rate`] times `S`.
+    /// Per unit of `Features::line_rate` times `S`.
     pub line_rate: f32,
     /// How many of the best replies (by the one-tile lookahead) are scored two tiles deep,
     /// time allowing (below 2: none).
@@ -690,6 +690,9 @@ impl Evaluator {
 
     /// [`Evaluator::value`] of `board` after `code` goes on the empty frontier cell `index`,
     /// where the placement completes no line (the caller checks), from `board`'s analysis.
+    // The search values placements in batches (`Placements`); this one-at-a-time form is for
+    // its test and the bench.
+    #[cfg(any(test, feature = "lab"))]
     pub fn placed_value(
         &self,
         a: &Analysis,

@@ -2,13 +2,17 @@
 //! most placed neighbours; `R` removes the first tile in row-major order; with no legal cell
 //! the tile is discarded, and the player gives up only when discarding is not allowed either.
 
-use super::{Clock, Player};
-use crate::rules::{EMPTY, Move, Pos, State, Tile};
+use super::{Clock, Observation, Player};
+use crate::rules::{EMPTY, Move, Pos};
 
 pub struct GreedyPlayer;
 
 impl Player for GreedyPlayer {
-    fn choose(&mut self, state: &State, tile: Tile, _clock: &Clock) -> Move {
+    type Observation = Observation;
+    type Action = Move;
+
+    fn choose(&mut self, seen: &Observation, _clock: &Clock) -> Move {
+        let (state, tile) = (&seen.state, seen.tile);
         let board = &state.board;
         let best = match tile.code(state.params.n) {
             None => board.indices().find(|&i| board.at(i) != EMPTY),

@@ -3,18 +3,22 @@
 //! `marathon solve tiles`; the protocol never shows the board, so every player keeps its own
 //! copy of the game under the rules, fed by the tiles it reads and the moves it answers.
 
-pub mod eval;
-pub mod greedy;
 mod random;
-pub mod search;
+
+marathon_core::lab_modules! {
+    mod eval;
+    mod greedy;
+    mod search;
+}
 
 pub use eval::Weights;
 
 use std::io::{self, BufRead, Write};
 
-pub use marathon_core::Clock;
+use marathon_core::player::{check_name, invalid_input};
 use marathon_core::rng::{FastRng, seed_from_lines};
 use marathon_core::settings::apply_part;
+pub use marathon_core::{Clock, Player};
 use marathon_core::{GameClock, Settings, SolveConfig, invalid_data, read_line};
 
 use crate::protocol::{format_move, parse_params, parse_tile};
@@ -23,10 +27,17 @@ use crate::rules::{Move, State, Tile};
 /// The built-in players; the first is the default.
 pub const PLAYERS: &[&str] = &["ai", "greedy", "random"];
 
-pub trait Player {
-    /// The reply to `tile` in `state` (a game that is not over); always legal.
-    fn choose(&mut self, state: &State, tile: Tile, clock: &Clock) -> Move;
+/// What a TilesMatching player is shown at its turn: the tile to place, in the game as its own
+/// replies made it (the protocol never shows the board; a game that is not over). The reply is
+/// always legal.
+#[derive(Clone, Debug)]
+pub struct Observation {
+    pub state: State,
+    pub tile: Tile,
 }
+
+/// A built-in TilesMatching player ([`marathon_core::Player`]).
+pub type BuiltinPlayer = dyn Player<Observation = Observation, Action = Move>;
 
 /// Whether player `name` evaluates with [`Weights`] (the settings `--set` may change).
 pub fn reads_weights(name: &str) -> bool {
@@ -47,14 +58,8 @@ pub fn new_player(
     effort: Option<u64>,
     seed: u64,
     given: &Settings,
-) -> io::Result<Box<dyn Player>> {
-    let invalid_input = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
-    if !PLAYERS.contains(&name) {
-        let players = PLAYERS.join(", ");
-        return Err(invalid_input(format!(
-            "no tiles player {name:?} (players: {players})"
-        )));
-    }
+) -> io::Result<Box<BuiltinPlayer>> {
+    check_name("tiles", PLAYERS, name)?;
     let params = state.params;
     let weights =
         player_weights(name, search::tuned_weights(params), given).map_err(invalid_input)?;
@@ -100,7 +105,11 @@ pub fn speak_protocol(
         let mv = if clock.nearly_out() {
             Move::GiveUp
         } else {
-            player.choose(&state, tile, &clock)
+            // The state goes into the observation and back: no copy of the board a turn.
+            let seen = Observation { state, tile };
+            let mv = player.choose(&seen, &clock);
+            state = seen.state;
+            mv
         };
         state
             .play(tile, mv)

@@ -3,8 +3,8 @@
 
 use marathon_core::rng::FastRng;
 
-use super::{Clock, Player};
-use crate::rules::{Move, State, Tile};
+use super::{Clock, Observation, Player};
+use crate::rules::Move;
 
 pub struct RandomPlayer {
     rng: FastRng,
@@ -17,8 +17,11 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, state: &State, tile: Tile, _clock: &Clock) -> Move {
-        let moves = state.legal_moves(tile);
+    type Observation = Observation;
+    type Action = Move;
+
+    fn choose(&mut self, seen: &Observation, _clock: &Clock) -> Move {
+        let moves = seen.state.legal_moves(seen.tile);
         if moves.is_empty() {
             Move::GiveUp
         } else {

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 #[cfg(doc)]
 use super::eval::Placements;
 use super::eval::{Evaluator, Weights};
-use super::{Clock, Player};
+use super::{Clock, Observation, Player};
 use crate::generator::TILE_TYPE_BOUND;
 use crate::rules::{
     Board, EMPTY, MAX_MOVES, MAX_SIZE, Move, Params, Pos, REGULAR_BASE, State, Tile, WILD,
@@ -583,7 +583,11 @@ fn note_cost(mean: &mut Duration, started: Instant) {
 }
 
 impl Player for SearchPlayer {
-    fn choose(&mut self, state: &State, tile: Tile, clock: &Clock) -> Move {
+    type Observation = Observation;
+    type Action = Move;
+
+    fn choose(&mut self, seen: &Observation, clock: &Clock) -> Move {
+        let (state, tile) = (&seen.state, seen.tile);
         self.start_turn(clock);
         if state.board.is_empty() && tile == Tile::Wild {
             return Move::Place(first_wild(state.params));
@@ -693,7 +697,11 @@ mod tests {
                 boards.push((state.board.clone(), state.counter));
             }
             let tile = case.next_tile(state.board.is_empty());
-            let mv = player.choose(&state, tile, &clock);
+            let seen = Observation {
+                state: state.clone(),
+                tile,
+            };
+            let mv = player.choose(&seen, &clock);
             if mv == Move::GiveUp {
                 break;
             }
@@ -800,7 +808,11 @@ mod tests {
             let params = Params::new(10, s, 2).unwrap();
             let state = State::new(params);
             let mut player = SearchPlayer::new(params, tuned_weights(params), Some(4));
-            let mv = player.choose(&state, Tile::Wild, &clock);
+            let seen = Observation {
+                state,
+                tile: Tile::Wild,
+            };
+            let mv = player.choose(&seen, &clock);
             assert_eq!(mv, Move::Place(Pos::new(middle, middle)), "S={s}");
         }
     }
@@ -843,7 +855,11 @@ mod tests {
         let spent = Clock::stopped(Duration::from_secs(1), Duration::from_secs(1));
         while state.moves < 200 && !state.is_over() {
             let tile = case.next_tile(state.board.is_empty());
-            let mv = player.choose(&state, tile, &spent);
+            let seen = Observation {
+                state: state.clone(),
+                tile,
+            };
+            let mv = player.choose(&seen, &spent);
             state.play(tile, mv).expect("a legal move");
         }
         assert_eq!(state.moves, 200);

@@ -2,16 +2,18 @@
 //! fed huge, negative, overflowing, empty, long and non-ASCII lines, and every one ends in a
 //! clear verdict.
 
-use crate::hostile;
+use crate::{hostile, judged};
+
+use std::io::BufRead;
 
 use hostile::{
-    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, judge_against,
-    line_after, read_line, token,
+    LONG, assert_clear_error, assert_judged_as_the_rules_say, garbage_line, line_after, token,
 };
+use judged::{Script, read_line};
 use marathon_core::Verdict;
 use marathon_tiles::env::TilesEnv;
 use marathon_tiles::protocol::{format_move, format_tile, parse_move, parse_params, parse_tile};
-use marathon_tiles::rules::{Move, State};
+use marathon_tiles::rules::{Move, State, Tile};
 use proptest::prelude::*;
 
 /// Replies a player might send: `R C` with hostile numbers, small (often legal) cells, the
@@ -32,45 +34,73 @@ fn move_line() -> impl Strategy<Value = String> {
     ]
 }
 
+/// The player that places each tile on its first legal cell (or discards), keeping its own
+/// board from the tiles and its replies; after the hostile line it gives up.
+#[derive(Default)]
+struct FirstLegal {
+    state: Option<State>,
+    tile: Option<Tile>,
+}
+
+impl FirstLegal {
+    fn position(&mut self) -> (&mut State, Tile) {
+        let state = self.state.as_mut().expect("the judge sent N S D");
+        (state, self.tile.expect("the judge sent a tile"))
+    }
+}
+
+impl Script for FirstLegal {
+    fn observe(&mut self, input: &mut dyn BufRead) -> std::io::Result<bool> {
+        if self.state.is_none() {
+            let header = read_line(input)?.expect("the judge sends N S D");
+            self.state = Some(State::new(
+                parse_params(&header).expect("the judge's N S D"),
+            ));
+        }
+        let Some(text) = read_line(input)? else {
+            return Ok(false);
+        };
+        let n = self.state.as_ref().expect("read above").params.n;
+        self.tile = Some(parse_tile(&text, n).expect("the judge's tile"));
+        Ok(true)
+    }
+
+    /// `None` when giving up is all it could do: the hostile line goes then.
+    fn legal_reply(&mut self) -> Option<String> {
+        let (state, tile) = self.position();
+        let legal = state.legal_moves(tile);
+        let mv = legal.iter().copied().find(|&mv| mv != Move::GiveUp)?;
+        state.play(tile, mv).expect("a legal move");
+        Some(format_move(mv))
+    }
+
+    fn send_hostile(&mut self, received: &str) -> Option<String> {
+        let (state, tile) = self.position();
+        parse_move(received)
+            .map_err(|e| e.to_string())
+            .and_then(|mv| {
+                state
+                    .check(tile, mv)
+                    .map_err(|e| format!("tile {}: {e}", format_tile(tile)))
+            })
+            .err()
+    }
+
+    fn after_hostile(&mut self) -> String {
+        format_move(Move::GiveUp)
+    }
+}
+
 /// Plays `seed` with a player that places each tile on its first legal cell (or discards)
 /// `legal_moves` times, then sends `hostile` (earlier if giving up is all it could do), then
 /// gives up if the game goes on. Returns the verdict and the rules' refusal of the hostile line.
 fn play_then(seed: u64, legal_moves: usize, hostile: &str) -> (Verdict, Option<String>) {
-    let line = hostile.to_string();
-    judge_against(TilesEnv::new(seed), move |input, output, record| {
-        let header = read_line(input)?.expect("the judge sends N S D");
-        let mut state = State::new(parse_params(&header).expect("the judge's N S D"));
-        let mut sent_hostile = false;
-        while let Some(text) = read_line(input)? {
-            let tile = parse_tile(&text, state.params.n).expect("the judge's tile");
-            let legal = state.legal_moves(tile);
-            let ordinary = legal.iter().copied().find(|&mv| mv != Move::GiveUp);
-            let reply = match ordinary {
-                _ if sent_hostile => format_move(Move::GiveUp),
-                Some(mv) if state.moves < legal_moves as u32 => {
-                    state.play(tile, mv).expect("a legal move");
-                    format_move(mv)
-                }
-                _ => {
-                    let received = line.strip_suffix('\r').unwrap_or(&line);
-                    let refusal = parse_move(received)
-                        .map_err(|e| e.to_string())
-                        .and_then(|mv| {
-                            state
-                                .check(tile, mv)
-                                .map_err(|e| format!("tile {}: {e}", format_tile(tile)))
-                        })
-                        .err();
-                    record.record(refusal);
-                    sent_hostile = true;
-                    line.clone()
-                }
-            };
-            writeln!(output, "{reply}")?;
-            output.flush()?;
-        }
-        Ok(())
-    })
+    judged::play_then(
+        TilesEnv::new(seed),
+        FirstLegal::default(),
+        legal_moves,
+        hostile,
+    )
 }
 
 proptest! {

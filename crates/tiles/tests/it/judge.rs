@@ -3,10 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use marathon_core::env::{self, Environment};
-use marathon_core::{
-    CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict, spawn_recorded_player,
-};
+use crate::judged;
+
+use marathon_core::{CaseId, CaseOutcome, Game, PlayConfig, SolveConfig, Verdict};
 use marathon_tiles::TILES;
 use marathon_tiles::ai;
 use marathon_tiles::env::{Step, TilesEnv};
@@ -163,29 +162,23 @@ fn recorded_game(
     effort: Option<u64>,
 ) -> (State, Verdict, Vec<String>, Vec<Step>) {
     let solve = SolveConfig::new(player, NO_HURRY, effort);
-    let (mut endpoint, transcript) =
-        spawn_recorded_player(solve, ai::speak_protocol).expect("the player thread starts");
-    let mut steps = Vec::new();
-    let mut game = TilesEnv::new(seed);
-    let verdict = env::judge(&mut game, &mut endpoint, |_, step| steps.push(*step));
-    endpoint.close();
-    (game.state().clone(), verdict, transcript.lines(), steps)
+    let game = judged::record(TilesEnv::new(seed), solve, ai::speak_protocol);
+    (
+        game.env.state().clone(),
+        game.verdict,
+        game.replies,
+        game.events,
+    )
 }
 
 /// Replays the replies through the environment (not the judge).
 fn replay(seed: u64, replies: &[String]) -> State {
-    let mut game = TilesEnv::new(seed);
-    for (turn, reply) in replies.iter().enumerate() {
-        assert!(
-            game.tile().is_some(),
-            "seed {seed}: reply {turn} after the end"
-        );
-        let mv = game
-            .parse_action(reply)
-            .unwrap_or_else(|e| panic!("seed {seed} reply {turn}: {e}"));
-        game.step(mv)
-            .unwrap_or_else(|e| panic!("seed {seed} reply {turn} {reply:?}: {e}"));
-    }
+    let game = judged::replay(
+        TilesEnv::new(seed),
+        replies,
+        &format!("seed {seed}"),
+        |_, _| {},
+    );
     game.state().clone()
 }
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use marathon_core::rng::FastRng;
-use marathon_tiles::ai::{Clock, PLAYERS, new_player};
+use marathon_tiles::ai::{Clock, Observation, PLAYERS, new_player};
 use marathon_tiles::generator::TilesCase;
 use marathon_tiles::rules::{EMPTY, Move, Pos, State, Tile};
 use proptest::prelude::*;
@@ -94,7 +94,8 @@ proptest! {
         for &name in PLAYERS {
             let mut player = new_player(name, &state, Some(1), seed, &Default::default()).expect("a player");
             let clock = Clock::start(Duration::from_secs(20), Duration::ZERO);
-            let mv = player.choose(&state, tile, &clock);
+            let seen = Observation { state: state.clone(), tile };
+            let mv = player.choose(&seen, &clock);
             prop_assert!(state.check(tile, mv).is_ok(), "{name}: {mv:?} for {tile:?} on\n{:?}", state.board);
             if mv == Move::GiveUp {
                 let moves = state.legal_moves(tile);

@@ -12,7 +12,7 @@ use marathon_core::{Clock, Environment, Settings, Turn};
 use marathon_runner::select::time_limit;
 use marathon_tiles::ai::eval::{Evaluator, Features};
 use marathon_tiles::ai::search::{SearchPlayer, tuned_weights};
-use marathon_tiles::ai::{Player, player_weights};
+use marathon_tiles::ai::{Observation, Player, player_weights};
 use marathon_tiles::env::TilesEnv;
 use marathon_tiles::rules::{MAX_MOVES, Move, Outcome, Tile};
 
@@ -77,7 +77,11 @@ pub fn run(args: TraceArgs) -> Result<(), String> {
         let state = env.state();
         let tile = env.tile().expect("a tile on the player's turn");
         let clock = Clock::start(limit, used);
-        let mv = player.choose(state, tile, &clock);
+        let seen = Observation {
+            state: state.clone(),
+            tile,
+        };
+        let mv = player.choose(&seen, &clock);
         used += clock.started.elapsed();
         if explain_moves.contains(&state.moves) {
             explain(&env, tile, mv, &evaluator);
