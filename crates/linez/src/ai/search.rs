@@ -661,7 +661,11 @@ mod tests {
                 Some(4),
                 Settings::AI,
             );
-            let mv = player.choose(&board, [3, 4, 5], &clock).expect("a move");
+            let seen = Observation {
+                board,
+                preview: [3, 4, 5],
+            };
+            let mv = player.choose(&seen, &clock);
             assert_eq!(board.clone().move_ball(mv), 5, "seed {seed}: {mv:?}");
         }
     }
