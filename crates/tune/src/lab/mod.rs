@@ -2,6 +2,7 @@
 //! self-play, the structure of a generator's populations, what knowing the opponents buys, one
 //! game's moves looked at closely). Each is a subcommand with its own arguments.
 
+mod linez_hazard;
 mod linez_train;
 mod reversi_ceiling;
 mod reversi_ga_stats;
@@ -15,6 +16,9 @@ use marathon_core::parse_seed_set;
 pub enum Lab {
     /// Train the Linez n-tuple network by TD learning on its own games, writing it to OUT.
     LinezTrain(linez_train::TrainArgs),
+    /// Play Linez seeds in-process at a fixed effort (the judge's games) or a network greedily;
+    /// print the scores and how often boards fell to few empty cells and never came back.
+    LinezHazard(linez_hazard::HazardArgs),
     /// Write the Linez network whose values are the mean of the given networks' values.
     LinezAverage(linez_train::AverageArgs),
     /// What predicting the Reversi opponents buys: the oracle's search with noisy knowledge.
@@ -32,6 +36,7 @@ pub fn run(lab: Lab) -> Result<(), String> {
     match lab {
         Lab::LinezTrain(args) => linez_train::train(args),
         Lab::LinezAverage(args) => linez_train::average(args),
+        Lab::LinezHazard(args) => linez_hazard::run(args),
         Lab::ReversiCeiling(args) => reversi_ceiling::run(args),
         Lab::ReversiGaStats(args) => reversi_ga_stats::run(args),
         Lab::ReversiInfer(args) => reversi_infer::run(args),

@@ -183,6 +183,50 @@ fn linez_train_resumes_where_it_stopped_and_learns_as_if_never_stopped() {
 }
 
 #[test]
+fn linez_hazard_plays_the_judges_games_and_counts_every_move() {
+    use marathon_core::{CaseId, PlayConfig, Settings};
+    let scratch = Scratch::new("hazard");
+    let moves = scratch.path("moves.tsv");
+    let out = lines(&[
+        "linez-hazard".as_ref(),
+        "1-3".as_ref(),
+        "--effort".as_ref(),
+        "1".as_ref(),
+        "--set".as_ref(),
+        "depth=2".as_ref(),
+        "--moves".as_ref(),
+        moves.as_os_str(),
+    ]);
+    let linez = marathon_games::lookup("linez").unwrap();
+    let mut judged = Vec::new();
+    for seed in 1..=3 {
+        let config = PlayConfig {
+            settings: Settings::default().with("depth", "2"),
+            ..PlayConfig::builtin("ai", std::time::Duration::from_secs(1000), Some(1))
+        };
+        judged.push(linez.play(&CaseId::seed(seed), &config).unwrap());
+    }
+    let mean: f64 = judged.iter().map(|o| o.score).sum::<f64>() / 3.0;
+    assert!(
+        out[0].starts_with(&format!("3 games: mean {mean:.1} ")),
+        "{out:?}"
+    );
+    let text = std::fs::read_to_string(&moves).unwrap();
+    for (seed, outcome) in (1..=3).zip(&judged) {
+        let game = format!("g\t{seed}\t{}\t{}", outcome.score, outcome.moves);
+        assert!(text.lines().any(|line| line == game), "{game} in {text}");
+        let counted = text
+            .lines()
+            .filter(|line| line.starts_with(&format!("m\t{seed}\t")))
+            .count() as u64;
+        assert_eq!(counted, outcome.moves);
+    }
+    // Seven levels, each a row.
+    assert_eq!(out.len(), 3 + 7, "{out:?}");
+    assert!(out[3].trim_start().starts_with("<= 40"));
+}
+
+#[test]
 fn reversi_ga_stats_prints_a_line_per_seed_then_the_histogram() {
     let out = lines(&["reversi-ga-stats", "1-2"]);
     assert_eq!(out.len(), 2 + 10, "{out:#?}");
