@@ -15,7 +15,7 @@ use marathon_core::{
 };
 use marathon_runner::history::History;
 use marathon_runner::record::CaseRecord;
-use marathon_runner::report::{self, Summary};
+use marathon_runner::report;
 use marathon_runner::run::{self, GamePlan, Keep, Outputs, Plan, PlayedGame, Run};
 use marathon_runner::runner::MAX_THREADS;
 use marathon_runner::select::{
@@ -449,57 +449,6 @@ fn list_runs() -> Result<(), Stop> {
     out.finish()
 }
 
-/// A game's results split by `by` (`--by`), with its heading; nothing without `--by` or
-/// cases.
-fn breakdown_text(game: &dyn Game, outcomes: &[CaseOutcome], by: &[String]) -> String {
-    if by.is_empty() || outcomes.is_empty() {
-        return String::new();
-    }
-    format!(
-        "{} by {}:\n{}\n",
-        game.name(),
-        by.join(","),
-        breakdown::table(game.legend(), &breakdown::groups(outcomes, by))
-    )
-}
-
-/// The summary table of the games played and, under it, what its figures mean
-/// ([`report::legend`]); `wall` is the run's duration and threads, when known.
-fn summary_text(played: &[PlayedGame], wall: Option<(Duration, usize)>) -> String {
-    let rows: Vec<(&str, &marathon_core::Legend, &Summary)> = played
-        .iter()
-        .map(|game| (game.game.name(), game.game.legend(), &game.summary))
-        .collect();
-    let mut text = report::summary_table(&rows);
-    let legends: Vec<(&str, &marathon_core::Legend, &[CaseOutcome])> = played
-        .iter()
-        .map(|game| {
-            (
-                game.game.name(),
-                game.game.legend(),
-                game.outcomes.as_slice(),
-            )
-        })
-        .collect();
-    text.push('\n');
-    text.push_str(&report::legend(&legends, wall));
-    text
-}
-
-/// Each game's cases and summary, as the run report reads them.
-fn game_runs(played: &[PlayedGame]) -> Vec<run_report::GameRun<'_>> {
-    played
-        .iter()
-        .map(|game| run_report::GameRun {
-            game: game.game.name(),
-            maximize: game.game.maximize(),
-            legend: game.game.legend(),
-            outcomes: &game.outcomes,
-            summary: &game.summary,
-        })
-        .collect()
-}
-
 /// A file `merge` joins: its cases, and the parts of the run they say they are (`--shard`;
 /// one, unless files were concatenated).
 struct Part<'a> {
@@ -667,9 +616,9 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
             ));
             out.print("\n");
         }
-        out.print(&breakdown_text(game.game, &game.outcomes, &args.by));
+        out.print(&breakdown::text(game.game, &game.outcomes, &args.by));
     }
-    out.print(&summary_text(&played, None));
+    out.print(&report::summary_text(&played, None));
     let mut errors = Vec::new();
     if let Some(path) = &args.json {
         let mut text = String::new();
@@ -684,7 +633,7 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
         }
     }
     if let Some(path) = &args.report {
-        let runs = game_runs(&played);
+        let runs = run_report::game_runs(&played);
         let command: Vec<String> = std::env::args().collect();
         let setup = run_report::RunSetup {
             player: None,
@@ -950,12 +899,15 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
             out.print(&table);
             out.print("\n");
         }
-        out.print(&breakdown_text(played.game, &played.outcomes, &args.by));
+        out.print(&breakdown::text(played.game, &played.outcomes, &args.by));
     }
     process_tree::kill_adopted();
     let ended = run.finish();
     let played = &ended.games;
-    out.print(&summary_text(played, Some((ended.wall, ended.threads))));
+    out.print(&report::summary_text(
+        played,
+        Some((ended.wall, ended.threads)),
+    ));
     if let Some(signal) = interrupt::requested() {
         let finished: usize = played.iter().map(|game| game.outcomes.len()).sum();
         out.print(&format!(
@@ -973,7 +925,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     if let Some(note) = load_note::busy_machine_note(played.iter().flat_map(|g| &g.outcomes)) {
         out.print(&format!("\n{note}\n"));
     }
-    let runs = game_runs(played);
+    let runs = run_report::game_runs(played);
     if let Some(earlier) = &earlier {
         out.print("\n");
         for run in &runs {

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use marathon_core::{CaseOutcome, Legend, format_score};
+use marathon_core::{CaseOutcome, Game, Legend, format_score};
 
 use crate::report::{Formats, Summary};
 use crate::table::{Align, render};
@@ -184,6 +184,20 @@ pub fn table(legend: &Legend, groups: &[Group]) -> String {
         rows.push(row);
     }
     render(&rows, Align::Numbers)
+}
+
+/// `game`'s results split by `by` (`--by`), with its heading, as `marathon play` and `merge`
+/// print it under the game's table; nothing without `--by` or cases.
+pub fn text(game: &dyn Game, outcomes: &[CaseOutcome], by: &[String]) -> String {
+    if by.is_empty() || outcomes.is_empty() {
+        return String::new();
+    }
+    format!(
+        "{} by {}:\n{}\n",
+        game.name(),
+        by.join(","),
+        table(game.legend(), &groups(outcomes, by))
+    )
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use crate::record::CaseRecord;
 use crate::report::Summary;
+use crate::run::PlayedGame;
 use marathon_core::replay::escape_html as escape;
 use marathon_core::{CaseOutcome, Legend, PlayerSpec, format_score};
 
@@ -21,6 +22,20 @@ pub struct GameRun<'a> {
     pub legend: &'a Legend,
     pub outcomes: &'a [CaseOutcome],
     pub summary: &'a Summary,
+}
+
+/// Each game's cases and summary, as the run report reads them.
+pub fn game_runs(played: &[PlayedGame]) -> Vec<GameRun<'_>> {
+    played
+        .iter()
+        .map(|game| GameRun {
+            game: game.game.name(),
+            maximize: game.game.maximize(),
+            legend: game.game.legend(),
+            outcomes: &game.outcomes,
+            summary: &game.summary,
+        })
+        .collect()
 }
 
 /// An earlier run's scores, read from its JSON Lines, by (game, case as tables show it).
