@@ -10,18 +10,17 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use marathon_core::sandbox::{self, Sandbox};
 use marathon_core::{
-    CLOCK_ENV, CaseOutcome, ClockKind, Game, MemoryLimit, PlayConfig, Settings, SolveConfig,
-    TIME_LIMIT_ENV, format_score, interrupt, parse_seed_set, process_tree,
+    CLOCK_ENV, ClockKind, Game, MemoryLimit, PlayConfig, Settings, SolveConfig, TIME_LIMIT_ENV,
+    format_score, interrupt, parse_seed_set, process_tree,
 };
 use marathon_runner::history::History;
-use marathon_runner::record::CaseRecord;
 use marathon_runner::report;
-use marathon_runner::run::{self, GamePlan, Keep, Outputs, Plan, PlayedGame, Run};
+use marathon_runner::run::{self, GamePlan, Keep, Outputs, Plan, Run};
 use marathon_runner::runner::MAX_THREADS;
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
-use marathon_runner::{breakdown, files, load_note, run_report, table};
+use marathon_runner::{breakdown, files, load_note, merge, run_report, table};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
@@ -449,207 +448,45 @@ fn list_runs() -> Result<(), Stop> {
     out.finish()
 }
 
-/// A file `merge` joins: its cases, and the parts of the run they say they are (`--shard`;
-/// one, unless files were concatenated).
-struct Part<'a> {
-    path: &'a Path,
-    cases: usize,
-    shards: Vec<Shard>,
-}
-
-impl<'a> Part<'a> {
-    /// The part `records` (read from `path`) make.
-    fn of(path: &'a Path, records: &[CaseRecord]) -> Result<Self, Stop> {
-        let mut shards = Vec::new();
-        for (number, record) in records.iter().enumerate() {
-            if let Some(text) = &record.shard {
-                let shard = Shard::parse(text)
-                    .map_err(|e| format!("{}: record {}: shard {e}", path.display(), number + 1))?;
-                if !shards.contains(&shard) {
-                    shards.push(shard);
-                }
-            }
-        }
-        Ok(Part {
-            path,
-            cases: records.len(),
-            shards,
-        })
-    }
-
-    /// `part-1.jsonl 34 cases (shard 1/3)`.
-    fn describe(&self) -> String {
-        let cases = match self.cases {
-            1 => "1 case".to_string(),
-            n => format!("{n} cases"),
-        };
-        let shards: Vec<String> = self.shards.iter().map(Shard::to_string).collect();
-        match shards.len() {
-            0 => format!("{} {cases}", self.path.display()),
-            1 => format!("{} {cases} (shard {})", self.path.display(), shards[0]),
-            _ => format!(
-                "{} {cases} (shards {})",
-                self.path.display(),
-                shards.join(", ")
-            ),
-        }
-    }
-}
-
-/// What is missing from a run of shards: parts of `N` not given, or parts of runs split in
-/// different numbers of parts; `None` when every part of the run is there (or the files were
-/// not played as shards).
-fn missing_parts(parts: &[Part]) -> Option<String> {
-    let shards: Vec<Shard> = parts.iter().flat_map(|part| part.shards.clone()).collect();
-    let counts: std::collections::BTreeSet<usize> = shards.iter().map(|s| s.count).collect();
-    match counts.len() {
-        0 => None,
-        1 => {
-            let count = shards[0].count;
-            let missing: Vec<String> = (1..=count)
-                .filter(|&index| !shards.iter().any(|s| s.index == index))
-                .map(|index| index.to_string())
-                .collect();
-            (!missing.is_empty()).then(|| {
-                format!(
-                    "the run was played in {count} parts and {} of them {} not given (part{} {}): \
-                     the tables cover only the parts given",
-                    missing.len(),
-                    if missing.len() == 1 { "is" } else { "are" },
-                    if missing.len() == 1 { "" } else { "s" },
-                    abbreviate(&missing)
-                )
-            })
-        }
-        _ => {
-            let given: Vec<String> = shards.iter().map(Shard::to_string).collect();
-            Some(format!(
-                "the parts come from runs split in different numbers of parts ({}): they may \
-                 overlap or leave cases out",
-                given.join(", ")
-            ))
-        }
-    }
-}
-
-/// A long list cut to its first and last items.
-fn abbreviate(items: &[String]) -> String {
-    const SHOWN: usize = 10;
-    if items.len() <= SHOWN {
-        items.join(", ")
-    } else {
-        format!(
-            "{}, ... {}",
-            items[..SHOWN - 1].join(", "),
-            items[items.len() - 1]
-        )
-    }
-}
-
-/// `marathon merge`: the parts of a run, joined.
+/// `marathon merge`: the parts of a run, joined ([`merge::merge`]); the warnings go to standard
+/// error before anything else is said.
 fn merge(args: MergeArgs) -> Result<(), Stop> {
-    files::check_outputs(&[
-        ("--json", args.json.as_deref()),
-        ("--report", args.report.as_deref()),
-    ])?;
-    let mut seen: std::collections::HashMap<(String, String), &Path> = Default::default();
-    let mut records = Vec::new();
-    let mut parts = Vec::new();
-    for path in &args.files {
-        let file = CaseRecord::read_file(path)?;
-        if let Some(torn) = &file.torn {
-            let _ = writeln!(io::stderr(), "marathon: {torn}");
-        }
-        parts.push(Part::of(path, &file.records)?);
-        for record in file.records {
-            let key = (record.game.clone(), record.case_key());
-            if let Some(first) = seen.insert(key, path) {
-                return Err(Stop::Usage(format!(
-                    "{} case {} is in both {} and {}: a case belongs to one part",
-                    record.game,
-                    record.case_key(),
-                    first.display(),
-                    path.display()
-                )));
-            }
-            records.push(record);
-        }
-    }
-    if let Some(warning) = missing_parts(&parts) {
-        let _ = writeln!(io::stderr(), "marathon merge: warning: {warning}");
-    }
-    let mut merged: Vec<(&'static dyn Game, Vec<CaseOutcome>)> = Vec::new();
-    for record in &records {
-        let game = marathon_games::lookup(&record.game)?;
-        let outcome = record.to_outcome(game)?;
-        match merged.iter_mut().find(|(g, _)| g.name() == game.name()) {
-            Some((_, outcomes)) => outcomes.push(outcome),
-            None => merged.push((game, vec![outcome])),
-        }
-    }
+    let command: Vec<String> = std::env::args().collect();
     let order = marathon_games::names();
-    merged.sort_by_key(|(game, _)| order.iter().position(|name| *name == game.name()));
-    let mut played = Vec::new();
-    for (game, mut outcomes) in merged {
-        breakdown::check(game.name(), game.params(), &args.by)?;
-        outcomes.sort_by(|a, b| a.case.cmp(&b.case));
-        played.push(PlayedGame::new(game, outcomes, None));
-    }
+    let options = merge::Options {
+        files: &args.files,
+        json: args.json.as_deref(),
+        report: args.report.as_deref(),
+        by: &args.by,
+        summary_only: args.summary_only,
+        command: &command.join(" "),
+        lookup: &marathon_games::lookup,
+        order: &order,
+    };
+    let warn = |warnings: &[merge::Warning]| {
+        for warning in warnings {
+            let _ = match warning {
+                merge::Warning::Torn(torn) => writeln!(io::stderr(), "marathon: {torn}"),
+                merge::Warning::Parts(parts) => {
+                    writeln!(io::stderr(), "marathon merge: warning: {parts}")
+                }
+            };
+        }
+    };
+    let merged = match merge::merge(&options) {
+        Ok(merged) => merged,
+        Err(refused) => {
+            warn(&refused.warnings);
+            return Err(Stop::Usage(refused.error));
+        }
+    };
+    warn(&merged.warnings);
     let mut out = Stdout::default();
-    let held: Vec<String> = parts.iter().map(Part::describe).collect();
-    out.print(&report::wrap(
-        &format!(
-            "merged {} part{}: {}",
-            parts.len(),
-            if parts.len() == 1 { "" } else { "s" },
-            held.join(", ")
-        ),
-        "  ",
-    ));
-    out.print("\n");
-    for game in &played {
-        if !args.summary_only {
-            out.print(&report::case_table(
-                game.game.legend(),
-                &game.outcomes,
-                None,
-            ));
-            out.print("\n");
-        }
-        out.print(&breakdown::text(game.game, &game.outcomes, &args.by));
-    }
-    out.print(&report::summary_text(&played, None));
-    let mut errors = Vec::new();
-    if let Some(path) = &args.json {
-        let mut text = String::new();
-        for game in &played {
-            for outcome in &game.outcomes {
-                text.push_str(&CaseRecord::new(game.game.legend(), outcome, None).to_line());
-                text.push('\n');
-            }
-        }
-        if let Err(e) = files::write_atomically(path, text.as_bytes()) {
-            errors.push(format!("cannot write {}: {e}", path.display()));
-        }
-    }
-    if let Some(path) = &args.report {
-        let runs = run_report::game_runs(&played);
-        let command: Vec<String> = std::env::args().collect();
-        let setup = run_report::RunSetup {
-            player: None,
-            replay_flags: "",
-            command: &command.join(" "),
-            by: &args.by,
-        };
-        let page = run_report::html(&runs, &setup, None);
-        if let Err(e) = files::write_atomically(path, page.as_bytes()) {
-            errors.push(format!("cannot write {}: {e}", path.display()));
-        }
-    }
+    out.print(&merged.text);
     out.finish()?;
-    match errors.is_empty() {
+    match merged.errors.is_empty() {
         true => Ok(()),
-        false => Err(Stop::Output(errors.join("; "))),
+        false => Err(Stop::Output(merged.errors.join("; "))),
     }
 }
 
