@@ -20,7 +20,7 @@ use marathon_runner::runner::MAX_THREADS;
 use marathon_runner::select::{
     self, Shard, builtin_player, case_ids, checked_settings, solve_time_limit, time_limit,
 };
-use marathon_runner::{breakdown, files, load_note, merge, run_report, table};
+use marathon_runner::{breakdown, files, load_note, merge, run_report};
 
 /// Seeds and time-limit divisor of the quick tour `marathon play` gives with no game named.
 const TOUR_SEEDS: &str = "1-10";
@@ -409,40 +409,7 @@ fn earlier_run(
 
 /// `marathon runs`: the kept runs, newest first.
 fn list_runs() -> Result<(), Stop> {
-    let history = History::here();
-    let runs = history.list()?;
-    let mut text = String::new();
-    if runs.is_empty() {
-        text.push_str(&format!("no runs kept in {}\n", history.dir().display()));
-    } else {
-        let mut rows = vec![
-            ["run", "started", "games (cases, mean)", "label"]
-                .map(String::from)
-                .to_vec(),
-        ];
-        for run in &runs {
-            let games: Vec<String> = run
-                .games
-                .iter()
-                .map(|g| format!("{} ({}, {:.2})", g.game, g.cases, g.mean))
-                .collect();
-            let mut games = games.join(", ");
-            if !run.complete {
-                games.push_str(if games.is_empty() {
-                    "unfinished"
-                } else {
-                    " unfinished"
-                });
-            }
-            rows.push(vec![
-                run.id.clone(),
-                run.started.clone(),
-                games,
-                run.label.clone().unwrap_or_default(),
-            ]);
-        }
-        text.push_str(&table::render(&rows, table::Align::Text));
-    }
+    let text = History::here().listing()?;
     let mut out = Stdout::default();
     out.print(&text);
     out.finish()

@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::files::write_atomically;
+use crate::table;
 
 /// Where runs are kept unless `MARATHON_RUNS_DIR` says otherwise: in the current directory,
 /// beside the user's work, like a build tool's cache.
@@ -129,6 +130,42 @@ impl History {
             .collect();
         runs.sort_by(|a, b| b.id.cmp(&a.id));
         Ok(runs)
+    }
+
+    /// `marathon runs`: the kept runs as a table, newest first (each game's cases and mean,
+    /// `unfinished` for a run that did not end), or a line saying there are none.
+    pub fn listing(&self) -> Result<String, String> {
+        let runs = self.list()?;
+        if runs.is_empty() {
+            return Ok(format!("no runs kept in {}\n", self.dir.display()));
+        }
+        let mut rows = vec![
+            ["run", "started", "games (cases, mean)", "label"]
+                .map(String::from)
+                .to_vec(),
+        ];
+        for run in &runs {
+            let games: Vec<String> = run
+                .games
+                .iter()
+                .map(|g| format!("{} ({}, {:.2})", g.game, g.cases, g.mean))
+                .collect();
+            let mut games = games.join(", ");
+            if !run.complete {
+                games.push_str(if games.is_empty() {
+                    "unfinished"
+                } else {
+                    " unfinished"
+                });
+            }
+            rows.push(vec![
+                run.id.clone(),
+                run.started.clone(),
+                games,
+                run.label.clone().unwrap_or_default(),
+            ]);
+        }
+        Ok(table::render(&rows, table::Align::Text))
     }
 
     /// The cases' file of the kept run `which`: `last` (the newest that played `game`), `best`
@@ -324,6 +361,47 @@ mod tests {
         assert!(path.starts_with(dir.join(&ids[1])));
         assert_eq!(fs::read_to_string(path).unwrap(), "{\"seed\":1}\n");
         assert!(history.find("last", "linez", true, None).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_listing_is_a_table_of_runs_newest_first() {
+        let dir = std::env::temp_dir().join(format!("marathon-listing-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let history = History::at(&dir);
+        assert_eq!(
+            history.listing().unwrap(),
+            format!("no runs kept in {}\n", dir.display())
+        );
+        let mut done = history.start(info("baseline")).unwrap();
+        let totals = GameTotals {
+            game: "tiles".into(),
+            cases: 2,
+            mean: 12.5,
+        };
+        done.finish(vec![totals], true).unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+        let unfinished = history.start(info("stopped")).unwrap();
+        let listing = history.listing().unwrap();
+        let lines: Vec<&str> = listing.lines().collect();
+        assert_eq!(lines.len(), 3, "{listing}");
+        fn words(line: &str) -> Vec<&str> {
+            line.split_whitespace().collect()
+        }
+        assert_eq!(
+            words(lines[0]),
+            ["run", "started", "games", "(cases,", "mean)", "label"]
+        );
+        let (id, started) = (
+            unfinished.info.id.as_str(),
+            unfinished.info.started.as_str(),
+        );
+        assert_eq!(words(lines[1]), [id, started, "unfinished", "stopped"]);
+        let (id, started) = (done.info.id.as_str(), done.info.started.as_str());
+        assert_eq!(
+            words(lines[2]),
+            [id, started, "tiles", "(2,", "12.50)", "baseline"]
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }
