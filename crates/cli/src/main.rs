@@ -2,7 +2,7 @@
 //! crates together; everything else lives in `marathon-core` and the game crates.
 
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -380,33 +380,6 @@ fn signal_name(signal: i32) -> String {
         .unwrap_or_else(|_| format!("signal {signal}"))
 }
 
-/// The earlier run `--compare` names: a kept run (`last`, `best`, an id) of the run's first
-/// game, else a `--json` file.
-fn earlier_run(
-    history: &History,
-    which: &str,
-    plan: &Plan,
-) -> Result<run_report::EarlierRun, String> {
-    let Some(GamePlan { game, .. }) = plan.games.first() else {
-        return Err("--compare: nothing to compare".into());
-    };
-    if which == "best" && plan.games.len() > 1 {
-        return Err("--compare best: name one game (best is per game)".into());
-    }
-    match history.find(which, game.name(), game.maximize(), None)? {
-        Some((run, path)) => {
-            let mut earlier = run_report::EarlierRun::load(&path)?;
-            earlier.name = match &run.label {
-                Some(label) => format!("run {} ({label})", run.id),
-                None => format!("run {}", run.id),
-            };
-            Ok(earlier)
-        }
-        None => run_report::EarlierRun::load(Path::new(which))
-            .map_err(|e| format!("--compare {which}: not last, best or a kept run's id, and {e}")),
-    }
-}
-
 /// `marathon runs`: the kept runs, newest first.
 fn list_runs() -> Result<(), Stop> {
     let text = History::here().listing()?;
@@ -666,7 +639,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     let plan = play_plan(&args)?;
     let history = History::here();
     let earlier = match &args.compare {
-        Some(which) => Some(earlier_run(&history, which, &plan)?),
+        Some(which) => Some(run_report::EarlierRun::find(&history, which, &plan)?),
         None => None,
     };
     if let Some(torn) = earlier.as_ref().and_then(|earlier| earlier.torn.as_ref()) {

@@ -8,9 +8,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::history::History;
 use crate::record::CaseRecord;
 use crate::report::Summary;
-use crate::run::PlayedGame;
+use crate::run::{GamePlan, Plan, PlayedGame};
 use marathon_core::replay::escape_html as escape;
 use marathon_core::{CaseOutcome, Legend, PlayerSpec, format_score};
 
@@ -61,6 +62,31 @@ impl EarlierRun {
             scores,
             torn: file.torn,
         })
+    }
+
+    /// The earlier run `--compare` names: a kept run in `history` (`last`, `best`, an id) of
+    /// the plan's first game, else a `--json` file. `best` is per game, so a plan of several
+    /// games must name one.
+    pub fn find(history: &History, which: &str, plan: &Plan) -> Result<Self, String> {
+        let Some(GamePlan { game, .. }) = plan.games.first() else {
+            return Err("--compare: nothing to compare".into());
+        };
+        if which == "best" && plan.games.len() > 1 {
+            return Err("--compare best: name one game (best is per game)".into());
+        }
+        match history.find(which, game.name(), game.maximize(), None)? {
+            Some((run, path)) => {
+                let mut earlier = EarlierRun::load(&path)?;
+                earlier.name = match &run.label {
+                    Some(label) => format!("run {} ({label})", run.id),
+                    None => format!("run {}", run.id),
+                };
+                Ok(earlier)
+            }
+            None => EarlierRun::load(Path::new(which)).map_err(|e| {
+                format!("--compare {which}: not last, best or a kept run's id, and {e}")
+            }),
+        }
     }
 
     pub fn get(&self, game: &str, case: &str) -> Option<f64> {
@@ -512,6 +538,89 @@ mod tests {
         assert!(err.contains(".jsonl:1: missing field"), "{err}");
         let named = earlier(&line("solitaire", CaseId::named("g6-1", Some(6), 12), 40.0)).unwrap();
         assert_eq!(named.get("solitaire", "g6-1"), Some(40.0));
+    }
+
+    /// A plan of linez's random player on seed 1, once per game named.
+    fn plan(games: &[&str]) -> Plan {
+        let games = games
+            .iter()
+            .map(|name| {
+                let game = marathon_games::lookup(name).unwrap();
+                let limit = game.default_time_limit();
+                let config = crate::select::play_config(
+                    game,
+                    None,
+                    None,
+                    marathon_core::Settings::default(),
+                    limit,
+                    None,
+                )
+                .unwrap();
+                GamePlan {
+                    game,
+                    config,
+                    cases: vec![CaseId::seed(1)],
+                }
+            })
+            .collect();
+        Plan { games, threads: 1 }
+    }
+
+    #[test]
+    fn compare_finds_a_kept_run_by_its_name_else_a_file() {
+        let dir = std::env::temp_dir().join(format!("marathon-compare-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let history = History::at(&dir);
+        let info = crate::history::RunInfo {
+            id: String::new(),
+            started: String::new(),
+            command: Vec::new(),
+            label: Some("baseline".into()),
+            version: String::new(),
+            commit: None,
+            cpus: 1,
+            threads: 1,
+            games: Vec::new(),
+            complete: false,
+        };
+        let mut kept = history.start(info).unwrap();
+        kept.record(&line("linez", CaseId::seed(1), 7.0)).unwrap();
+        let totals = crate::history::GameTotals {
+            game: "linez".into(),
+            cases: 1,
+            mean: 7.0,
+        };
+        kept.finish(vec![totals], true).unwrap();
+        let linez = plan(&["linez"]);
+        for which in ["last", "best", kept.info.id.as_str()] {
+            let found = EarlierRun::find(&history, which, &linez).unwrap();
+            assert_eq!(found.name, format!("run {} (baseline)", kept.info.id));
+            assert_eq!(found.get("linez", "1"), Some(7.0));
+        }
+        let error = EarlierRun::find(&history, "best", &plan(&["linez", "tiles"])).unwrap_err();
+        assert_eq!(error, "--compare best: name one game (best is per game)");
+        let error = EarlierRun::find(&history, "last", &plan(&[])).unwrap_err();
+        assert_eq!(error, "--compare: nothing to compare");
+        let error = EarlierRun::find(&history, "last", &plan(&["tiles"])).unwrap_err();
+        assert!(
+            error.starts_with("--compare last: no kept run of tiles"),
+            "{error}"
+        );
+        // Not a kept run's name: a file, named as given.
+        let file = dir.join("earlier.jsonl");
+        std::fs::write(&file, line("linez", CaseId::seed(1), 3.0) + "\n").unwrap();
+        let found = EarlierRun::find(&history, file.to_str().unwrap(), &linez).unwrap();
+        assert_eq!(found.name, file.display().to_string());
+        let missing = dir.join("missing.jsonl");
+        let missing = missing.to_str().unwrap();
+        let error = EarlierRun::find(&history, missing, &linez).unwrap_err();
+        assert!(
+            error.starts_with(&format!(
+                "--compare {missing}: not last, best or a kept run's id, and "
+            )),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
