@@ -1,5 +1,6 @@
-//! `marathon`: one binary, the same verbs for every game. It parses flags and wires the library
-//! crates together; everything else lives in `marathon-core` and the game crates.
+//! `marathon`: one binary, the same verbs for every game. It parses flags, wires the library
+//! crates together and prints what they return; everything else lives in `marathon-core`,
+//! `marathon-runner` and the game crates.
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -430,86 +431,9 @@ fn merge(args: MergeArgs) -> Result<(), Stop> {
     }
 }
 
-/// `marathon players GAME`: each built-in player, what it is and its settings with their values
-/// and meanings (a setting a player shares with one above it is named, not described again),
-/// then what the game's tables show.
+/// `marathon players GAME` ([`select::players`]).
 fn list_players(game: &dyn Game) -> Result<(), Stop> {
-    let legend = game.legend();
-    let mut text = report::wrap(
-        &format!(
-            "{} players (`--player NAME`; the first is the default) and their settings (`--set \
-             NAME=VALUE`; `none`: no bound):",
-            game.name()
-        ),
-        "",
-    );
-    let width = game
-        .players()
-        .iter()
-        .map(|name| name.len())
-        .max()
-        .unwrap_or(0);
-    let mut described: Vec<&str> = Vec::new();
-    for player in game.players() {
-        let about = legend.player(player).unwrap_or("");
-        text.push_str(&report::wrap_after(
-            &format!("  {player:width$}  "),
-            about,
-            &" ".repeat(width + 4),
-        ));
-        let settings = game.settings(player, &Settings::default())?;
-        let (seen, new): (Vec<_>, Vec<_>) = settings
-            .iter()
-            .partition(|setting| described.contains(&setting.name));
-        let shown: Vec<String> = new
-            .iter()
-            .map(|setting| format!("{}={}", setting.name, setting.value))
-            .collect();
-        let column = shown.iter().map(String::len).max().unwrap_or(0);
-        let indent = " ".repeat(width + 6);
-        for (setting, shown) in new.iter().zip(&shown) {
-            text.push_str(&report::wrap_after(
-                &format!("{indent}{shown:column$}  "),
-                setting.about,
-                &" ".repeat(width + 8 + column),
-            ));
-            described.push(setting.name);
-        }
-        if !seen.is_empty() {
-            let values: Vec<String> = seen
-                .iter()
-                .map(|setting| format!("{}={}", setting.name, setting.value))
-                .collect();
-            text.push_str(&report::wrap_after(
-                &format!("{indent}as above: "),
-                &values.join(" "),
-                &indent,
-            ));
-        }
-        if settings.is_empty() {
-            text.push_str(&format!("{indent}(no settings)\n"));
-        }
-    }
-    text.push_str("\nWhat its tables show:\n");
-    let mut terms = vec![format!("score = {}", legend.score.about)];
-    terms.extend(
-        legend
-            .params
-            .iter()
-            .map(|t| format!("{} = {}", t.name, t.about)),
-    );
-    terms.extend(
-        legend
-            .metrics
-            .iter()
-            .map(|f| format!("{} = {}", f.name, f.about)),
-    );
-    if let Some(cases) = legend.cases {
-        terms.push(format!("case = {cases}"));
-    }
-    for term in terms {
-        text.push_str(&report::wrap_after("  ", &term, "    "));
-    }
+    let text = select::players(game)?;
     let mut out = Stdout::default();
     out.print(&text);
     out.finish()

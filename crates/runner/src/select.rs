@@ -1,9 +1,12 @@
 //! What a command line selects, checked, with messages that name the flag: the cases of a seed
-//! set in a group, a built-in player, a time limit. The CLI and the tuners read them alike.
+//! set in a group, a built-in player, a time limit. The CLI and the tuners read them alike;
+//! [`players`] lists what `--player` and `--set` can choose.
 
 use std::time::Duration;
 
 use marathon_core::{CaseId, ClockKind, Game, MemoryLimit, PlayConfig, PlayerSpec, Settings};
+
+use crate::report;
 
 /// The longest time limit accepted, in seconds (11.6 days): far beyond any contest's, and small
 /// enough that every sum of times stays exact.
@@ -157,6 +160,89 @@ pub fn play_config(
     })
 }
 
+/// What `marathon players GAME` prints: each built-in player (what `--player` chooses), what it is and its settings with their values
+/// and meanings (what `--set` sets; a setting a player shares with one above it is named, not described again),
+/// then what the game's tables show.
+pub fn players(game: &dyn Game) -> Result<String, String> {
+    let legend = game.legend();
+    let mut text = report::wrap(
+        &format!(
+            "{} players (`--player NAME`; the first is the default) and their settings (`--set \
+             NAME=VALUE`; `none`: no bound):",
+            game.name()
+        ),
+        "",
+    );
+    let width = game
+        .players()
+        .iter()
+        .map(|name| name.len())
+        .max()
+        .unwrap_or(0);
+    let mut described: Vec<&str> = Vec::new();
+    for player in game.players() {
+        let about = legend.player(player).unwrap_or("");
+        text.push_str(&report::wrap_after(
+            &format!("  {player:width$}  "),
+            about,
+            &" ".repeat(width + 4),
+        ));
+        let settings = game.settings(player, &Settings::default())?;
+        let (seen, new): (Vec<_>, Vec<_>) = settings
+            .iter()
+            .partition(|setting| described.contains(&setting.name));
+        let shown: Vec<String> = new
+            .iter()
+            .map(|setting| format!("{}={}", setting.name, setting.value))
+            .collect();
+        let column = shown.iter().map(String::len).max().unwrap_or(0);
+        let indent = " ".repeat(width + 6);
+        for (setting, shown) in new.iter().zip(&shown) {
+            text.push_str(&report::wrap_after(
+                &format!("{indent}{shown:column$}  "),
+                setting.about,
+                &" ".repeat(width + 8 + column),
+            ));
+            described.push(setting.name);
+        }
+        if !seen.is_empty() {
+            let values: Vec<String> = seen
+                .iter()
+                .map(|setting| format!("{}={}", setting.name, setting.value))
+                .collect();
+            text.push_str(&report::wrap_after(
+                &format!("{indent}as above: "),
+                &values.join(" "),
+                &indent,
+            ));
+        }
+        if settings.is_empty() {
+            text.push_str(&format!("{indent}(no settings)\n"));
+        }
+    }
+    text.push_str("\nWhat its tables show:\n");
+    let mut terms = vec![format!("score = {}", legend.score.about)];
+    terms.extend(
+        legend
+            .params
+            .iter()
+            .map(|t| format!("{} = {}", t.name, t.about)),
+    );
+    terms.extend(
+        legend
+            .metrics
+            .iter()
+            .map(|f| format!("{} = {}", f.name, f.about)),
+    );
+    if let Some(cases) = legend.cases {
+        terms.push(format!("case = {cases}"));
+    }
+    for term in terms {
+        text.push_str(&report::wrap_after("  ", &term, "    "));
+    }
+    Ok(text)
+}
+
 /// `--shard I/N`: the I-th of N parts of a run's cases (I from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
@@ -220,6 +306,45 @@ mod tests {
                 .unwrap_err()
                 .contains("--time-limit")
         );
+    }
+
+    #[test]
+    fn players_are_listed_with_each_setting_described_once() {
+        for &game in marathon_games::games() {
+            let text = players(game).unwrap();
+            assert!(
+                text.starts_with(&format!("{} players (`--player NAME`", game.name())),
+                "{text}"
+            );
+            for player in game.players() {
+                let listed = text.lines().any(|line| {
+                    line.strip_prefix("  ")
+                        .is_some_and(|rest| rest.split_whitespace().next() == Some(*player))
+                });
+                assert!(listed, "{player}:\n{text}");
+            }
+            assert!(
+                text.lines().all(|line| line.chars().count() <= 100),
+                "{text}"
+            );
+            assert!(
+                text.contains("\nWhat its tables show:\n  score = "),
+                "{text}"
+            );
+        }
+        // linez's `hand` shares the ai's settings: named again, not described.
+        let text = players(marathon_games::lookup("linez").unwrap()).unwrap();
+        let described = |name: &str| {
+            text.lines()
+                .filter(|line| line.trim_start().starts_with(&format!("{name}=")))
+                .count()
+        };
+        assert_eq!(described("depth"), 1, "{text}");
+        let again = text
+            .lines()
+            .find(|line| line.trim_start().starts_with("as above: "))
+            .unwrap_or_else(|| panic!("no setting named again:\n{text}"));
+        assert!(again.contains(" depth=1 "), "{text}");
     }
 
     #[test]
