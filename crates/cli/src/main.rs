@@ -605,7 +605,7 @@ fn play(args: PlayArgs) -> Result<(), Stop> {
     process_tree::kill_adopted();
     let ended = run.finish();
     let played = &ended.games;
-    out.print(&report::summary_text(
+    out.print(&run_report::summary_text(
         played,
         Some((ended.wall, ended.threads)),
     ));

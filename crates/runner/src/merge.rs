@@ -265,7 +265,7 @@ fn text(options: &Options, parts: &[Part], played: &[PlayedGame]) -> String {
         }
         text.push_str(&breakdown::text(game.game, &game.outcomes, options.by));
     }
-    text.push_str(&report::summary_text(played, None));
+    text.push_str(&run_report::summary_text(played, None));
     text
 }
 

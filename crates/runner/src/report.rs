@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use marathon_core::{CaseId, CaseOutcome, Legend, format_fixed, format_score, format_total};
 
-use crate::run::PlayedGame;
 use crate::table::{Align, render};
 
 /// Aggregates of a run over one game.
@@ -298,29 +297,6 @@ pub fn summary_table(summaries: &[(&str, &Legend, &Summary)]) -> String {
         out.push_str(&render(&metric_rows, Align::Numbers));
     }
     out
-}
-
-/// The summary table of the games played and, under it, what its figures mean ([`legend`]);
-/// `wall` is the run's duration and threads, when known.
-pub fn summary_text(played: &[PlayedGame], wall: Option<(Duration, usize)>) -> String {
-    let rows: Vec<(&str, &Legend, &Summary)> = played
-        .iter()
-        .map(|game| (game.game.name(), game.game.legend(), &game.summary))
-        .collect();
-    let mut text = summary_table(&rows);
-    let legends: Vec<(&str, &Legend, &[CaseOutcome])> = played
-        .iter()
-        .map(|game| {
-            (
-                game.game.name(),
-                game.game.legend(),
-                game.outcomes.as_slice(),
-            )
-        })
-        .collect();
-    text.push('\n');
-    text.push_str(&legend(&legends, wall));
-    text
 }
 
 /// What the tables above it mean, for a newcomer: what `time` counts (`wall`: the run's own

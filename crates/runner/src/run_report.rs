@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::history::History;
 use crate::record::CaseRecord;
@@ -23,6 +24,30 @@ pub struct GameRun<'a> {
     pub legend: &'a Legend,
     pub outcomes: &'a [CaseOutcome],
     pub summary: &'a Summary,
+}
+
+/// The summary table of the games played and, under it, what its figures mean
+/// ([`crate::report::legend`]), as `marathon play` and `merge` print them after the games'
+/// tables; `wall` is the run's duration and threads, when known.
+pub fn summary_text(played: &[PlayedGame], wall: Option<(Duration, usize)>) -> String {
+    let rows: Vec<(&str, &Legend, &Summary)> = played
+        .iter()
+        .map(|game| (game.game.name(), game.game.legend(), &game.summary))
+        .collect();
+    let mut text = crate::report::summary_table(&rows);
+    let legends: Vec<(&str, &Legend, &[CaseOutcome])> = played
+        .iter()
+        .map(|game| {
+            (
+                game.game.name(),
+                game.game.legend(),
+                game.outcomes.as_slice(),
+            )
+        })
+        .collect();
+    text.push('\n');
+    text.push_str(&crate::report::legend(&legends, wall));
+    text
 }
 
 /// Each game's cases and summary, as the run report reads them.
