@@ -822,10 +822,10 @@ fn player_settings_are_listed_checked_and_played() {
             .unwrap_or_else(|| panic!("no line {start:?}:\n{}", listed.stdout));
         line.split_whitespace().collect()
     };
-    // Every player and setting is described; an unbounded count reads `none`.
+    // Every player and setting is described.
     assert_eq!(line_of("hand")[..4], ["hand", "the", "same", "search"]);
     assert_eq!(line_of("depth=3")[..3], ["depth=3", "spawns", "per"]);
-    assert_eq!(line_of("max_rounds=none")[1..3], ["the", "most"]);
+    assert_eq!(line_of("max_rounds=64")[1..3], ["the", "most"]);
     assert_eq!(
         line_of("random")[1..],
         ["a", "uniformly", "random", "legal", "move"]
@@ -850,6 +850,13 @@ fn player_settings_are_listed_checked_and_played() {
         tiles.stdout.contains("10k = 1 when the game reached"),
         "{}",
         tiles.stdout
+    );
+    // An unbounded count reads `none`.
+    let polyomino = run(&["players", "polyomino"]);
+    assert!(
+        polyomino.stdout.contains(" per_row=none "),
+        "{}",
+        polyomino.stdout
     );
     // Refused before anything plays, naming the setting and the ones there are.
     for (args, needles) in [
