@@ -321,30 +321,37 @@ pub fn legend(
     }
     out.push_str(&wrap(&time, "  "));
     for (game, legend, outcomes) in games {
-        let mut terms = vec![format!("score = {}", legend.score.about)];
-        terms.extend(
-            legend
-                .params
-                .iter()
-                .map(|term| format!("{} = {}", term.name, term.about)),
-        );
         let shown = metric_names(legend, outcomes);
-        terms.extend(
-            legend
-                .metrics
-                .iter()
-                .filter(|figure| shown.contains(&figure.name))
-                .map(|figure| format!("{} = {}", figure.name, figure.about)),
-        );
         let case_ids = outcomes
             .iter()
             .any(|o| o.case.name.is_some() || o.case.group.is_some());
-        if case_ids && let Some(cases) = legend.cases {
-            terms.push(format!("case = {cases}"));
-        }
+        let terms = legend_terms(legend, |name| shown.contains(&name), case_ids);
         out.push_str(&wrap(&format!("{game}: {}", terms.join("; ")), "  "));
     }
     out
+}
+
+/// What a game's figures mean, `name = what it is` each: the score, the case parameters, the
+/// metrics `shown` keeps, and how case ids read when `case_ids` (and the game has such ids).
+pub fn legend_terms(legend: &Legend, shown: impl Fn(&str) -> bool, case_ids: bool) -> Vec<String> {
+    let mut terms = vec![format!("score = {}", legend.score.about)];
+    terms.extend(
+        legend
+            .params
+            .iter()
+            .map(|term| format!("{} = {}", term.name, term.about)),
+    );
+    terms.extend(
+        legend
+            .metrics
+            .iter()
+            .filter(|figure| shown(figure.name))
+            .map(|figure| format!("{} = {}", figure.name, figure.about)),
+    );
+    if case_ids && let Some(cases) = legend.cases {
+        terms.push(format!("case = {cases}"));
+    }
+    terms
 }
 
 /// `text` broken into lines of at most 100 columns at spaces, every line after the first

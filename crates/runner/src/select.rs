@@ -221,23 +221,7 @@ pub fn players(game: &dyn Game) -> Result<String, String> {
         }
     }
     text.push_str("\nWhat its tables show:\n");
-    let mut terms = vec![format!("score = {}", legend.score.about)];
-    terms.extend(
-        legend
-            .params
-            .iter()
-            .map(|t| format!("{} = {}", t.name, t.about)),
-    );
-    terms.extend(
-        legend
-            .metrics
-            .iter()
-            .map(|f| format!("{} = {}", f.name, f.about)),
-    );
-    if let Some(cases) = legend.cases {
-        terms.push(format!("case = {cases}"));
-    }
-    for term in terms {
+    for term in report::legend_terms(legend, |_| true, true) {
         text.push_str(&report::wrap_after("  ", &term, "    "));
     }
     Ok(text)
