@@ -205,7 +205,7 @@ fn write_record(
 }
 
 /// The mean and its standard error.
-fn mean_and_error(scores: &[f64]) -> (f64, f64) {
+pub(crate) fn mean_and_error(scores: &[f64]) -> (f64, f64) {
     let n = scores.len() as f64;
     if scores.is_empty() {
         return (0.0, 0.0);

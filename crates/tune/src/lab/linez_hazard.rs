@@ -32,7 +32,7 @@ pub struct HazardArgs {
     #[arg(long, default_value = "ai", conflicts_with = "greedy")]
     player: String,
     /// A setting of the built-in player, `NAME=VALUE` (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting, conflicts_with = "greedy")]
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = Settings::parse_pair, conflicts_with = "greedy")]
     settings: Vec<(String, String)>,
     /// Play this network file (`linez-train`'s OUT) greedily instead: its best move, no search.
     #[arg(long, value_name = "NETWORK")]
@@ -55,13 +55,6 @@ pub const RECOVERED: u32 = 5;
 
 /// The levels of empty cells the table shows.
 const LEVELS: [u32; 7] = [40, 35, 30, 25, 20, 15, 10];
-
-fn setting(text: &str) -> Result<(String, String), String> {
-    let (name, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("{text:?}: expected NAME=VALUE"))?;
-    Ok((name.to_string(), value.to_string()))
-}
 
 /// One game: its score, and the balls on the board before each of the player's moves.
 struct Game {
@@ -147,11 +140,8 @@ fn hazard(games: &[Game], level: u32) -> (u64, u64) {
 
 pub fn run(args: HazardArgs) -> Result<(), String> {
     let seeds = super::seeds(&args.seeds)?;
-    let greedy: Option<Network> = match &args.greedy {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?)
-        }
+    let greedy = match &args.greedy {
+        Some(path) => Some(super::linez_train::read_network("--greedy", path)?),
         None => None,
     };
     let given = Settings::new(args.settings.clone());
@@ -210,12 +200,7 @@ pub fn run(args: HazardArgs) -> Result<(), String> {
 fn summary(games: &[Game]) -> String {
     let n = games.len() as f64;
     let scores: Vec<f64> = games.iter().map(|g| g.score as f64).collect();
-    let mean = scores.iter().sum::<f64>() / n;
-    let spread = if games.len() > 1 {
-        (scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt()
-    } else {
-        0.0
-    };
+    let (mean, spread) = crate::sweep::mean_and_error(&scores);
     let moves: usize = games.iter().map(|g| g.balls.len()).sum();
     let mut text = format!(
         "{} games: mean {mean:.1} (standard error {spread:.1}), {:.0} moves a game\n\

@@ -80,7 +80,7 @@ fn unit(text: &str) -> Result<f32, String> {
 }
 
 /// Reads a network file; the message names `what` (the flag or argument) and the file.
-fn read_network(what: &str, path: &Path) -> Result<Network, String> {
+pub(super) fn read_network(what: &str, path: &Path) -> Result<Network, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{what} {}: {e}", path.display()))?;
     Network::from_bytes(&bytes).map_err(|e| format!("{what} {}: {e}", path.display()))
 }
