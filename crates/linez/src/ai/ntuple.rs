@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use super::blocks::{BLOCK_COUNT, block_geometry};
+use super::blocks::{BLOCK_COUNT, MAX_BLOCKS_OF_CELL, block_geometry};
 use super::top_moves::TopMoves;
 use super::windows::{COUNT, LEN, WINDOWS, symmetry};
 use crate::rules::{Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
@@ -100,7 +100,20 @@ struct Geometry {
 #[derive(Clone, Copy, Default)]
 struct SharedWindows {
     len: u8,
-    windows: [(u8, u8, u8); LEN - 1],
+    windows: [SharedWindow; LEN - 1],
+}
+
+/// A window two cells share.
+#[derive(Clone, Copy, Default)]
+struct SharedWindow {
+    window: u8,
+    /// The shifts of the first cell's digit and of the second's in the window's raw code.
+    from_shift: u8,
+    to_shift: u8,
+    /// Where the window is in the first cell's [`Geometry::windows_of`] and in the second's:
+    /// a move's scorer keeps each window's change there.
+    from_slot: u8,
+    to_slot: u8,
 }
 
 /// Windows through one cell: five positions in each of four directions.
@@ -230,8 +243,21 @@ impl Geometry {
                 for (to_slot, &to) in window_cells.iter().enumerate() {
                     if from != to {
                         let pair = &mut shared[from as usize * CELLS + to as usize];
-                        pair.windows[pair.len as usize] =
-                            (window as u8, (3 * from_slot) as u8, (3 * to_slot) as u8);
+                        let slot_of = |cell: u8| {
+                            let cell = cell as usize;
+                            of_cell[cell][..of_cell_len[cell] as usize]
+                                .iter()
+                                .position(|&(w, _)| w as usize == window)
+                                .expect("a window is in its cells' lists")
+                                as u8
+                        };
+                        pair.windows[pair.len as usize] = SharedWindow {
+                            window: window as u8,
+                            from_shift: (3 * from_slot) as u8,
+                            to_shift: (3 * to_slot) as u8,
+                            from_slot: slot_of(from),
+                            to_slot: slot_of(to),
+                        };
                         pair.len += 1;
                     }
                 }
@@ -966,13 +992,22 @@ impl<'a> Scorer<'a> {
     /// Calls `offer(move, worth, balls removed)` for every legal move; the worth of a move that
     /// clears is its points plus the value of the board after it, the others' assume unchanged
     /// whole-board terms.
-    pub fn for_each_scored(&self, mut offer: impl FnMut(Move, f32, u32)) {
+    pub fn for_each_scored(&self, offer: impl FnMut(Move, f32, u32)) {
+        // The put changes are kept for the moves whose cells share windows (a few kilobytes a
+        // colour, too many to clear on every call): one scratch per thread, or a new one when
+        // `offer` itself scores moves.
+        PUT_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut kept) => self.score_moves(&mut kept, offer),
+            Err(_) => self.score_moves(&mut PutChanges::new(), offer),
+        })
+    }
+
+    fn score_moves(&self, put: &mut PutChanges, mut offer: impl FnMut(Move, f32, u32)) {
         let geometry = geometry();
         let blocks = block_geometry();
         let colors = self.board.colors();
         // Filled per region and colour before they are read, so stale entries of an earlier
         // region are never seen.
-        let mut put = [[0.0f32; CELLS]; COLORS as usize];
         for region in self.board.regions() {
             let mut colours_done = 0u8;
             for from in region.movers {
@@ -981,28 +1016,42 @@ impl<'a> Scorer<'a> {
                 if colours_done & (1 << slot) == 0 {
                     colours_done |= 1 << slot;
                     for to in region.cells {
+                        let parts = &mut put.parts[slot][to.index()];
                         let mut delta = 0.0;
-                        for &(window, shift) in geometry.windows_of(to) {
+                        for (part, &(window, shift)) in
+                            parts.windows.iter_mut().zip(geometry.windows_of(to))
+                        {
                             let window = window as usize;
                             let raw = self.raw[window] as usize | (color as usize) << shift;
-                            delta += self.change(window, raw);
+                            *part = self.change(window, raw);
+                            delta += *part;
                         }
-                        for &(block, shift) in blocks.blocks_of(to.index()) {
+                        for (part, &(block, shift)) in
+                            parts.blocks.iter_mut().zip(blocks.blocks_of(to.index()))
+                        {
                             let block = block as usize;
                             let raw = self.block_raw[block] | u32::from(color) << shift;
-                            delta += self.block_change(block, raw);
+                            *part = self.block_change(block, raw);
+                            delta += *part;
                         }
-                        put[slot][to.index()] = delta;
+                        put.total[slot][to.index()] = delta;
                     }
                 }
+                let mut taken = Parts::default();
                 let mut take = 0.0;
-                for &(window, shift) in geometry.windows_of(from) {
+                for (part, &(window, shift)) in
+                    taken.windows.iter_mut().zip(geometry.windows_of(from))
+                {
                     let window = window as usize;
-                    take += self.change(window, self.raw[window] as usize & !(7 << shift));
+                    *part = self.change(window, self.raw[window] as usize & !(7 << shift));
+                    take += *part;
                 }
-                for &(block, shift) in blocks.blocks_of(from.index()) {
+                for (part, &(block, shift)) in
+                    taken.blocks.iter_mut().zip(blocks.blocks_of(from.index()))
+                {
                     let block = block as usize;
-                    take += self.block_change(block, self.block_raw[block] & !(7 << shift));
+                    *part = self.block_change(block, self.block_raw[block] & !(7 << shift));
+                    take += *part;
                 }
                 let shares = geometry.shares[from.index()] | blocks.shares[from.index()];
                 for to in region.cells {
@@ -1019,9 +1068,14 @@ impl<'a> Scorer<'a> {
                             continue;
                         }
                     }
-                    let mut value = self.base + take + put[slot][to.index()];
+                    let mut value = self.base + take + put.total[slot][to.index()];
                     if shares & to_bit != 0 {
-                        value += self.shared_correction(from, to, color);
+                        value += self.shared_correction(
+                            mv,
+                            color,
+                            &taken,
+                            &put.parts[slot][to.index()],
+                        );
                     }
                     offer(mv, value, 0);
                 }
@@ -1029,30 +1083,28 @@ impl<'a> Scorer<'a> {
         }
     }
 
-    /// What the sum of taking the ball off `from` and putting it on `to` gets wrong for the
-    /// windows holding both cells: there the two changes happen to one pattern.
-    fn shared_correction(&self, from: Cell, to: Cell, color: u8) -> f32 {
-        let pair = &geometry().shared[from.index() * CELLS + to.index()];
+    /// What the sum of taking the ball off `mv.from` and putting it on `mv.to` gets wrong for
+    /// the windows holding both cells: there the two changes happen to one pattern. `taken`
+    /// and `put` hold each window's and block's change by the take and by the put alone.
+    fn shared_correction(&self, mv: Move, color: u8, taken: &Parts, put: &Parts) -> f32 {
+        let pair = &geometry().shared[mv.from.index() * CELLS + mv.to.index()];
         let mut correction = 0.0;
-        for &(window, from_shift, to_shift) in &pair.windows[..pair.len as usize] {
-            let window = window as usize;
+        for shared in &pair.windows[..pair.len as usize] {
+            let window = shared.window as usize;
             let raw = self.raw[window] as usize;
-            let taken = raw & !(7 << from_shift);
-            let put = raw | (color as usize) << to_shift;
-            let moved = taken | (color as usize) << to_shift;
-            correction +=
-                self.change(window, moved) - self.change(window, taken) - self.change(window, put);
+            let moved = raw & !(7 << shared.from_shift) | (color as usize) << shared.to_shift;
+            correction += self.change(window, moved)
+                - taken.windows[shared.from_slot as usize]
+                - put.windows[shared.to_slot as usize];
         }
-        let pair = &block_geometry().shared[from.index() * CELLS + to.index()];
-        for &(block, from_shift, to_shift) in &pair.blocks[..pair.len as usize] {
-            let block = block as usize;
+        let pair = &block_geometry().shared[mv.from.index() * CELLS + mv.to.index()];
+        for shared in &pair.blocks[..pair.len as usize] {
+            let block = shared.block as usize;
             let raw = self.block_raw[block];
-            let taken = raw & !(7 << from_shift);
-            let put = raw | u32::from(color) << to_shift;
-            let moved = taken | u32::from(color) << to_shift;
+            let moved = raw & !(7 << shared.from_shift) | u32::from(color) << shared.to_shift;
             correction += self.block_change(block, moved)
-                - self.block_change(block, taken)
-                - self.block_change(block, put);
+                - taken.blocks[shared.from_slot as usize]
+                - put.blocks[shared.to_slot as usize];
         }
         correction
     }
@@ -1099,6 +1151,35 @@ impl<'a> Scorer<'a> {
             .sum();
         fast - self.global + global
     }
+}
+
+/// Each window's and block's change through one cell, in the order of the cell's
+/// [`Geometry::windows_of`] and [`super::blocks::BlockGeometry::blocks_of`].
+#[derive(Clone, Copy, Default)]
+struct Parts {
+    windows: [f32; MAX_WINDOWS_OF_CELL],
+    blocks: [f32; MAX_BLOCKS_OF_CELL],
+}
+
+/// Per colour and target cell, the changes of putting a ball of the colour there: each
+/// window's and block's ([`Parts`]), and their sum.
+struct PutChanges {
+    parts: [[Parts; CELLS]; COLORS as usize],
+    total: [[f32; CELLS]; COLORS as usize],
+}
+
+impl PutChanges {
+    fn new() -> Box<Self> {
+        Box::new(PutChanges {
+            parts: [[Parts::default(); CELLS]; COLORS as usize],
+            total: [[0.0; CELLS]; COLORS as usize],
+        })
+    }
+}
+
+thread_local! {
+    static PUT_SCRATCH: std::cell::RefCell<Box<PutChanges>> =
+        std::cell::RefCell::new(PutChanges::new());
 }
 
 /// How many of the best moves by fast score get their exact whole-board terms.
@@ -1214,6 +1295,36 @@ mod tests {
             assert_eq!(checked, board.legal_move_count());
             assert!(checked > 200, "only {checked} moves");
         }
+    }
+
+    #[test]
+    fn scoring_inside_a_scoring_gives_the_same_scores() {
+        // The put changes live in one scratch per thread; an `offer` that scores again must
+        // get its own, not overwrite the outer one's halfway.
+        let network = random_network(11, 2);
+        let board = parse_board(&[
+            "11.1.2..3",
+            "..2..2...",
+            ".3.4..5..",
+            "1...1...7",
+            "..6..6...",
+            ".....1...",
+            "2.2.2....",
+            "...77.7..",
+            "4....4..4",
+        ])
+        .expect("a board");
+        let scorer = Scorer::new(&network, &board);
+        let mut alone = Vec::new();
+        scorer.for_each_scored(|mv, fast, removed| alone.push((mv, fast, removed)));
+        let mut nested = Vec::new();
+        scorer.for_each_scored(|mv, fast, removed| {
+            let mut inner = Vec::new();
+            scorer.for_each_scored(|mv, fast, removed| inner.push((mv, fast, removed)));
+            assert_eq!(inner, alone);
+            nested.push((mv, fast, removed));
+        });
+        assert_eq!(nested, alone);
     }
 
     /// A board of `balls` balls of the first `colours` colours on uniform empty cells.
