@@ -57,6 +57,15 @@ class MarathonEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._core = Core(game)
         self.game: str = self._core.game
+        #: The reply line that ends a game at once by the player's choice (``GIVE UP``), or
+        #: ``None`` where the protocol has none.
+        self.final_reply: Optional[str] = self._core.final_reply
+        #: The metric of a judged record that holds the moves' points alone, for a game whose
+        #: score counts the player's time (polyomino's ``raw``), else ``None``.
+        self.untimed_score: Optional[str] = self._core.untimed_score
+        #: The case groups as ``(first, last, default)`` (the reset option ``group``), or
+        #: ``None`` for a game without groups.
+        self.groups: Optional[tuple[int, int, int]] = self._core.groups()
         self.action_space = spaces.Discrete(self._core.actions)
         self.observation_space = observation_space(self._core.fields())
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import subprocess
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import gymnasium
 import numpy as np
@@ -51,10 +52,6 @@ def unwrapped(env: gymnasium.Env[Any, Any]) -> marathon_games.MarathonEnv:
     return inner
 
 
-#: The action that ends a game by the player's choice (`GIVE UP`, `DONE`, `0 0`), by game.
-STOP = {"tiles": 145, "polyomino": 998, "solitaire": 36}
-
-
 def random_action(info: dict[str, Any], rng: random.Random) -> int:
     """A uniformly random allowed action."""
     allowed = np.flatnonzero(info["action_mask"].view(np.bool_))
@@ -62,18 +59,37 @@ def random_action(info: dict[str, Any], rng: random.Random) -> int:
     return int(allowed[rng.randrange(len(allowed))])
 
 
-def patient_action(game: str, info: dict[str, Any], rng: random.Random) -> int:
-    """A random allowed action that stops the game by choice only once in a hundred turns (or
-    when nothing else is allowed), and asks for small polyominoes (3 to 12 cells), so that the
-    game goes on long enough to score."""
+def final_action(env: marathon_games.MarathonEnv, allowed: np.ndarray) -> Optional[int]:
+    """The allowed action whose reply is the game's final reply (``GIVE UP``), if any."""
+    if env.final_reply is None:
+        return None
+    return next((int(a) for a in allowed if env.action_text(int(a)) == env.final_reply), None)
+
+
+#: How a patient player picks among the allowed actions other than the final reply: the rank
+#: of its pick among them, given their count and a uniform number in [0, 1). Log-uniform ranks
+#: spread over every kind of action; geometric ones (mean 4) keep to the first few numbers,
+#: which a game gives its small or early choices where it numbers a scale of them (polyomino's
+#: piece sizes 3 to 1000, of which a random large one rarely fits and costs its size squared).
+LEANS: dict[str, Callable[[int, float], int]] = {
+    "log-uniform": lambda count, u: int(count**u) - 1,
+    "geometric": lambda count, u: min(count - 1, int(math.log1p(-u) / math.log(0.8))),
+}
+
+
+def patient_action(
+    env: marathon_games.MarathonEnv, info: dict[str, Any], rng: random.Random, lean: str
+) -> int:
+    """A random allowed action that ends the game by choice (the game's final reply) only once
+    in a hundred turns or when nothing else is allowed, the others picked by ``LEANS[lean]``,
+    so that the game goes on long enough to score."""
     allowed = np.flatnonzero(info["action_mask"].view(np.bool_))
-    stop = STOP.get(game, -1)
-    if game == "polyomino":
-        allowed = allowed[(allowed < 10) | (allowed >= stop)]
-    others = allowed[allowed != stop]
-    if len(others) == 0 or (len(others) < len(allowed) and rng.random() < 0.01):
+    stop = final_action(env, allowed)
+    others = allowed[allowed != stop] if stop is not None else allowed
+    if stop is not None and (len(others) == 0 or rng.random() < 0.01):
         return stop
-    return int(others[rng.randrange(len(others))])
+    assert len(others) > 0, "no action allowed on the player's turn"
+    return int(others[LEANS[lean](len(others), rng.random())])
 
 
 def play_random(
@@ -81,19 +97,23 @@ def play_random(
     seed: int,
     options: Optional[dict[str, Any]] = None,
     max_steps: int = 50_000,
-    patient: bool = False,
+    patient: Optional[str] = None,
 ) -> tuple[list[str], float, dict[str, Any]]:
-    """Plays case ``seed`` with random allowed actions to its end (``patient_action``s if
-    ``patient``); returns the reply lines the actions stand for, the sum of the rewards (from
-    the score at the start) and the last info."""
-    game = unwrapped(env).game
+    """Plays case ``seed`` with random allowed actions to its end (``patient_action``s leaning
+    by ``LEANS[patient]`` if ``patient`` is given); returns the reply lines the actions stand
+    for, the sum of the rewards (from the score at the start) and the last info."""
+    inner = unwrapped(env)
     rng = random.Random(seed)
     observation, info = env.reset(seed=seed, options=options)
     replies: list[str] = []
     total = info["score"]
     for _ in range(max_steps):
-        action = patient_action(game, info, rng) if patient else random_action(info, rng)
-        replies.append(unwrapped(env).action_text(action))
+        action = (
+            patient_action(inner, info, rng, patient)
+            if patient
+            else random_action(info, rng)
+        )
+        replies.append(inner.action_text(action))
         observation, reward, terminated, truncated, info = env.step(action)
         assert observation in env.observation_space
         assert not truncated

@@ -14,7 +14,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import marathon_games
-from conftest import GAMES, make, play_random, unwrapped
+from conftest import GAMES, final_action, make, play_random, unwrapped
 
 
 def test_the_registry_lists_the_five_games_first_each_registered() -> None:
@@ -28,6 +28,21 @@ def test_the_registry_lists_the_five_games_first_each_registered() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_gymnasiums_checker_passes(game: str) -> None:
     check_env(make(game, render_mode="ansi").unwrapped)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_games_final_reply_is_an_action_that_ends_it(game: str) -> None:
+    env = make(game)
+    inner = unwrapped(env)
+    _, info = env.reset(seed=1)
+    stop = final_action(inner, np.flatnonzero(info["action_mask"].view(np.bool_)))
+    if inner.final_reply is None:
+        assert stop is None
+        return
+    assert stop is not None, f"{inner.final_reply!r} is no allowed action at the start"
+    _, _, terminated, _, info = env.step(stop)
+    assert terminated
+    assert "invalid" not in info
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -23,9 +23,10 @@ NO_HURRY = 1000.0
 
 def untimed(record: dict[str, Any]) -> dict[str, Any]:
     """The record without what depends on the machine: the time, a program's peak memory, and
-    polyomino's score, which counts the player's time (its moves' points are the metric ``raw``;
-    its other metrics count pieces and cells only)."""
-    timed = {"time_ms", "max_rss_kib"} | ({"score"} if record["game"] == "polyomino" else set())
+    the score of a game whose score counts the player's time (its moves' points are then the
+    metric the environment's ``untimed_score`` names, kept with the other metrics)."""
+    counts_time = marathon_games.MarathonEnv(record["game"]).untimed_score is not None
+    timed = {"time_ms", "max_rss_kib"} | ({"score"} if counts_time else set())
     return {key: value for key, value in record.items() if key not in timed}
 
 

@@ -59,6 +59,16 @@ impl Driver {
         self.game.name()
     }
 
+    /// The reply that ends a game at once and validly, where the protocol has one.
+    pub fn final_reply(&self) -> Option<&'static str> {
+        self.game.final_reply()
+    }
+
+    /// The metric holding the moves' points alone, for a game whose score counts time.
+    pub fn untimed_score(&self) -> Option<&'static str> {
+        self.game.untimed_score()
+    }
+
     /// The size of the action space.
     pub fn actions(&self) -> usize {
         self.game.action_count()

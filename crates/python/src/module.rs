@@ -74,6 +74,20 @@ impl Core {
         self.driver.name()
     }
 
+    /// The reply line that ends a game at once and validly (`GIVE UP`), or `None` for a
+    /// game whose protocol has none.
+    #[getter]
+    fn final_reply(&self) -> Option<&'static str> {
+        self.driver.final_reply()
+    }
+
+    /// The metric of a finished case's record that holds the moves' points alone, for a game
+    /// whose score counts the player's time (polyomino's `raw`), else `None`.
+    #[getter]
+    fn untimed_score(&self) -> Option<&'static str> {
+        self.driver.untimed_score()
+    }
+
     /// The size of the `Discrete` action space.
     #[getter]
     fn actions(&self) -> usize {
