@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import marathon_games
+from conftest import GAMES, final_action
 from marathon_games.follow import Follower, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,12 +29,29 @@ def last_legal(observation: dict, mask: np.ndarray) -> int:
     return eval(LAST_LEGAL)
 
 
-@pytest.mark.parametrize("game", ["tiles", "solitaire"])
+def has_players_side(game: str) -> bool:
+    try:
+        Follower(game)
+    except ValueError:
+        return False
+    return True
+
+
+#: The games with a player's side, in the registry's order.
+FOLLOWED = [game for game in GAMES if has_players_side(game)]
+
+
+@pytest.mark.parametrize("game", FOLLOWED)
 def test_the_judges_text_gives_the_environments_observation_and_mask(game: str) -> None:
     env = gymnasium.make(marathon_games.env_id(game), render_mode="ansi")
+    groups = env.unwrapped.groups
     rng = np.random.default_rng(5)
     for seed in (1, 2, 3):
-        options = {"group": 1 + seed} if game == "solitaire" else None
+        # A game with groups plays a different group each time.
+        options = None
+        if groups is not None:
+            first, last, _ = groups
+            options = {"group": first + seed % (last - first + 1)}
         observation, info = env.reset(seed=seed, options=options)
         follower = Follower(game)
         terminated = False
@@ -47,16 +65,19 @@ def test_the_judges_text_gives_the_environments_observation_and_mask(game: str) 
                 np.testing.assert_array_equal(followed[name], observation[name], err_msg=name)
             np.testing.assert_array_equal(follower.action_mask(), info["action_mask"])
             legal = np.flatnonzero(info["action_mask"])
-            # The last action ends the game (`0 0`, `GIVE UP`): once in twenty.
-            last = env.action_space.n - 1
-            action = int(rng.choice(legal[:-1])) if len(legal) > 1 and rng.random() > 0.05 else last
+            # The final reply (`0 0`, `GIVE UP`), where the game has one, once in twenty.
+            stop = final_action(env.unwrapped, legal)
+            others = legal[legal != stop] if stop is not None else legal
+            ends = stop is not None and (len(others) == 0 or rng.random() < 0.05)
+            action = stop if ends else int(rng.choice(others))
             assert follower.reply(action) == env.unwrapped.action_text(action)
             observation, _, terminated, _, info = env.step(action)
         assert follower.over and not follower.decision_due
 
 
 def test_refusals_and_games_without_a_players_side_are_named() -> None:
-    with pytest.raises(ValueError, match="games with one: tiles, solitaire"):
+    assert FOLLOWED[:2] == ["tiles", "solitaire"]
+    with pytest.raises(ValueError, match="games with one: " + ", ".join(FOLLOWED)):
         Follower("linez")
     with pytest.raises(ValueError, match="chess"):
         Follower("chess")
