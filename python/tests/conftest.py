@@ -72,7 +72,7 @@ def final_action(env: marathon_games.MarathonEnv, allowed: np.ndarray) -> Option
 #: which a game gives its small or early choices where it numbers a scale of them (polyomino's
 #: piece sizes 3 to 1000, of which a random large one rarely fits and costs its size squared).
 LEANS: dict[str, Callable[[int, float], int]] = {
-    "log-uniform": lambda count, u: int(count**u) - 1,
+    "log-uniform": lambda count, u: int((count + 1) ** u) - 1,
     "geometric": lambda count, u: min(count - 1, int(math.log1p(-u) / math.log(0.8))),
 }
 
