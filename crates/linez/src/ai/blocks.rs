@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use super::windows::symmetry;
+use super::windows::{Shared, symmetry};
 use crate::rules::{CELLS, SIZE};
 
 /// Cells per block.
@@ -35,20 +35,7 @@ const MAX_SHARED: usize = 7;
 #[derive(Clone, Copy, Default)]
 pub struct SharedBlocks {
     pub len: u8,
-    pub blocks: [SharedBlock; MAX_SHARED],
-}
-
-/// A block two cells share.
-#[derive(Clone, Copy, Default)]
-pub struct SharedBlock {
-    pub block: u8,
-    /// The shifts of the first cell's digit and of the second's in the block's raw code.
-    pub from_shift: u8,
-    pub to_shift: u8,
-    /// Where the block is in the first cell's [`BlockGeometry::blocks_of`] and in the
-    /// second's: a move's scorer keeps each block's change there.
-    pub from_slot: u8,
-    pub to_slot: u8,
+    pub blocks: [Shared; MAX_SHARED],
 }
 
 /// The fixed layout of the blocks: cell orders, tables, pattern codes.
@@ -193,21 +180,11 @@ impl BlockGeometry {
                 for (to_slot, &to) in block_cells.iter().enumerate() {
                     if from != to {
                         let pair = &mut shared[from as usize * CELLS + to as usize];
-                        let slot_of = |cell: u8| {
-                            let cell = cell as usize;
-                            of_cell[cell][..of_cell_len[cell] as usize]
-                                .iter()
-                                .position(|&(b, _)| b as usize == block)
-                                .expect("a block is in its cells' lists")
-                                as u8
+                        let list = |cell: u8| {
+                            &of_cell[cell as usize][..of_cell_len[cell as usize] as usize]
                         };
-                        pair.blocks[pair.len as usize] = SharedBlock {
-                            block: block as u8,
-                            from_shift: (3 * from_slot) as u8,
-                            to_shift: (3 * to_slot) as u8,
-                            from_slot: slot_of(from),
-                            to_slot: slot_of(to),
-                        };
+                        pair.blocks[pair.len as usize] =
+                            Shared::new(block, from_slot, to_slot, list(from), list(to));
                         pair.len += 1;
                         shares[from as usize] |= 1u128 << to;
                     }

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use super::blocks::{BLOCK_COUNT, MAX_BLOCKS_OF_CELL, block_geometry};
 use super::top_moves::TopMoves;
-use super::windows::{COUNT, LEN, WINDOWS, symmetry};
+use super::windows::{COUNT, LEN, Shared, WINDOWS, symmetry};
 use crate::rules::{Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
 
 /// Colour patterns of a window: each cell empty or one of at most five colours, named in order
@@ -100,20 +100,7 @@ struct Geometry {
 #[derive(Clone, Copy, Default)]
 struct SharedWindows {
     len: u8,
-    windows: [SharedWindow; LEN - 1],
-}
-
-/// A window two cells share.
-#[derive(Clone, Copy, Default)]
-struct SharedWindow {
-    window: u8,
-    /// The shifts of the first cell's digit and of the second's in the window's raw code.
-    from_shift: u8,
-    to_shift: u8,
-    /// Where the window is in the first cell's [`Geometry::windows_of`] and in the second's:
-    /// a move's scorer keeps each window's change there.
-    from_slot: u8,
-    to_slot: u8,
+    windows: [Shared; LEN - 1],
 }
 
 /// Windows through one cell: five positions in each of four directions.
@@ -243,21 +230,9 @@ impl Geometry {
                 for (to_slot, &to) in window_cells.iter().enumerate() {
                     if from != to {
                         let pair = &mut shared[from as usize * CELLS + to as usize];
-                        let slot_of = |cell: u8| {
-                            let cell = cell as usize;
-                            of_cell[cell][..of_cell_len[cell] as usize]
-                                .iter()
-                                .position(|&(w, _)| w as usize == window)
-                                .expect("a window is in its cells' lists")
-                                as u8
-                        };
-                        pair.windows[pair.len as usize] = SharedWindow {
-                            window: window as u8,
-                            from_shift: (3 * from_slot) as u8,
-                            to_shift: (3 * to_slot) as u8,
-                            from_slot: slot_of(from),
-                            to_slot: slot_of(to),
-                        };
+                        let list = |cell: u8| &of_cell[cell as usize][..of_cell_len[cell as usize] as usize];
+                        pair.windows[pair.len as usize] =
+                            Shared::new(window, from_slot, to_slot, list(from), list(to));
                         pair.len += 1;
                     }
                 }
@@ -1090,7 +1065,7 @@ impl<'a> Scorer<'a> {
         let pair = &geometry().shared[mv.from.index() * CELLS + mv.to.index()];
         let mut correction = 0.0;
         for shared in &pair.windows[..pair.len as usize] {
-            let window = shared.window as usize;
+            let window = shared.pattern as usize;
             let raw = self.raw[window] as usize;
             let moved = raw & !(7 << shared.from_shift) | (color as usize) << shared.to_shift;
             correction += self.change(window, moved)
@@ -1099,7 +1074,7 @@ impl<'a> Scorer<'a> {
         }
         let pair = &block_geometry().shared[mv.from.index() * CELLS + mv.to.index()];
         for shared in &pair.blocks[..pair.len as usize] {
-            let block = shared.block as usize;
+            let block = shared.pattern as usize;
             let raw = self.block_raw[block];
             let moved = raw & !(7 << shared.from_shift) | u32::from(color) << shared.to_shift;
             correction += self.block_change(block, moved)
@@ -1154,7 +1129,8 @@ impl<'a> Scorer<'a> {
 }
 
 /// Each window's and block's change through one cell, in the order of the cell's
-/// [`Geometry::windows_of`] and [`super::blocks::BlockGeometry::blocks_of`].
+/// [`Geometry::windows_of`] and [`super::blocks::BlockGeometry::blocks_of`] (where
+/// [`Shared`]'s slots point).
 #[derive(Clone, Copy, Default)]
 struct Parts {
     windows: [f32; MAX_WINDOWS_OF_CELL],
