@@ -399,6 +399,7 @@ pub(crate) fn windows_of(cell: Cell) -> &'static [u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::test_boards::{READY_LINES, SCATTERED};
     use crate::protocol::parse_board;
     use crate::rules::Cell;
 
@@ -408,30 +409,7 @@ mod tests {
 
     #[test]
     fn scorer_agrees_with_full_evaluation_on_every_move() {
-        let boards = [
-            board(&[
-                "11.1.2..3",
-                "..2..2...",
-                ".3.4..5..",
-                "1...1...7",
-                "..6..6...",
-                ".....1...",
-                "2.2.2....",
-                "...77.7..",
-                "4....4..4",
-            ]),
-            board(&[
-                "1111.2233",
-                "2..2.2..3",
-                "33344.5..",
-                "1.5.1..77",
-                "..6..6..6",
-                ".1.1.1.1.",
-                "2.2.2.3.3",
-                "5..77.7..",
-                "4444.4..4",
-            ]),
-        ];
+        let boards = [board(&SCATTERED), board(&READY_LINES)];
         let weights = Weights {
             line: [0.3, 0.7, 2.5, 7.0, 19.0],
             points: 2.0,

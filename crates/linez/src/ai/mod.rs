@@ -4,6 +4,8 @@
 
 mod blocks;
 mod random;
+#[cfg(test)]
+mod test_boards;
 mod top_moves;
 mod windows;
 

@@ -1171,6 +1171,7 @@ const MAX_CLEARING: usize = 1;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::test_boards::{READY_LINES, SCATTERED};
     use crate::protocol::parse_board;
     use crate::rules::Color;
     use marathon_core::rng::FastRng;
@@ -1229,31 +1230,7 @@ mod tests {
 
     #[test]
     fn fast_scores_agree_with_evaluating_every_afterstate() {
-        let boards = [
-            [
-                "11.1.2..3",
-                "..2..2...",
-                ".3.4..5..",
-                "1...1...7",
-                "..6..6...",
-                ".....1...",
-                "2.2.2....",
-                "...77.7..",
-                "4....4..4",
-            ],
-            // Lines of four everywhere: moves make, break and block ready lines.
-            [
-                "1111.2233",
-                "2..2.2..3",
-                "33344.5..",
-                "1.5.1..77",
-                "..6..6..6",
-                ".1.1.1.1.",
-                "2.2.2.3.3",
-                "5..77.7..",
-                "4444.4..4",
-            ],
-        ];
+        let boards = [SCATTERED, READY_LINES];
         for (rows, stages) in boards.into_iter().zip([1, 3]) {
             let network = random_network(7, stages);
             let board = parse_board(&rows).expect("a board");
@@ -1278,18 +1255,7 @@ mod tests {
         // The put changes live in one scratch per thread; an `offer` that scores again must
         // get its own, not overwrite the outer one's halfway.
         let network = random_network(11, 2);
-        let board = parse_board(&[
-            "11.1.2..3",
-            "..2..2...",
-            ".3.4..5..",
-            "1...1...7",
-            "..6..6...",
-            ".....1...",
-            "2.2.2....",
-            "...77.7..",
-            "4....4..4",
-        ])
-        .expect("a board");
+        let board = parse_board(&SCATTERED).expect("a board");
         let scorer = Scorer::new(&network, &board);
         let mut alone = Vec::new();
         scorer.for_each_scored(|mv, fast, removed| alone.push((mv, fast, removed)));
