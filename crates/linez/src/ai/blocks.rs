@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use super::windows::{Shared, symmetry};
+use super::windows::symmetry;
 use crate::rules::{CELLS, SIZE};
 
 /// Cells per block.
@@ -27,16 +27,6 @@ const RAW_CODES: usize = 1 << RAW_BITS;
 
 /// Blocks through one cell: six lying and six standing.
 pub const MAX_BLOCKS_OF_CELL: usize = 12;
-
-/// Most blocks two cells share: neighbours in a row lie in four lying and three standing ones.
-const MAX_SHARED: usize = 7;
-
-/// The blocks two cells share.
-#[derive(Clone, Copy, Default)]
-pub struct SharedBlocks {
-    pub len: u8,
-    pub blocks: [Shared; MAX_SHARED],
-}
 
 /// The fixed layout of the blocks: cell orders, tables, pattern codes.
 pub struct BlockGeometry {
@@ -55,10 +45,6 @@ pub struct BlockGeometry {
     /// For each cell, the blocks holding it and the shift of its digit in their raw codes.
     of_cell: [[(u8, u8); MAX_BLOCKS_OF_CELL]; CELLS],
     of_cell_len: [u8; CELLS],
-    /// For each pair of cells (`from * CELLS + to`), the blocks holding both.
-    pub shared: Vec<SharedBlocks>,
-    /// For each cell, the cells it shares a block with.
-    pub shares: [u128; CELLS],
 }
 
 pub fn block_geometry() -> &'static BlockGeometry {
@@ -173,24 +159,6 @@ impl BlockGeometry {
                 of_cell_len[cell] += 1;
             }
         }
-        let mut shared = vec![SharedBlocks::default(); CELLS * CELLS];
-        let mut shares = [0u128; CELLS];
-        for (block, block_cells) in cells.iter().enumerate() {
-            for (from_slot, &from) in block_cells.iter().enumerate() {
-                for (to_slot, &to) in block_cells.iter().enumerate() {
-                    if from != to {
-                        let pair = &mut shared[from as usize * CELLS + to as usize];
-                        let list = |cell: u8| {
-                            &of_cell[cell as usize][..of_cell_len[cell as usize] as usize]
-                        };
-                        pair.blocks[pair.len as usize] =
-                            Shared::new(block, from_slot, to_slot, list(from), list(to));
-                        pair.len += 1;
-                        shares[from as usize] |= 1u128 << to;
-                    }
-                }
-            }
-        }
         BlockGeometry {
             cells,
             table,
@@ -199,8 +167,6 @@ impl BlockGeometry {
             pattern,
             of_cell,
             of_cell_len,
-            shared,
-            shares,
         }
     }
 

@@ -12,9 +12,9 @@
 
 use std::sync::OnceLock;
 
-use super::blocks::{BLOCK_COUNT, MAX_BLOCKS_OF_CELL, block_geometry};
+use super::blocks::{BLOCK_COUNT, BLOCK_LEN, block_geometry};
 use super::top_moves::TopMoves;
-use super::windows::{COUNT, LEN, Shared, WINDOWS, symmetry};
+use super::windows::{COUNT, LEN, WINDOWS, symmetry};
 use crate::rules::{Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
 
 /// Colour patterns of a window: each cell empty or one of at most five colours, named in order
@@ -89,18 +89,6 @@ struct Geometry {
     /// For each cell, the windows holding it and the shift of its digit in their raw codes.
     of_cell: [[(u8, u8); MAX_WINDOWS_OF_CELL]; CELLS],
     of_cell_len: [u8; CELLS],
-    /// For each pair of cells (`from * CELLS + to`), the windows holding both, with the shifts
-    /// of the two cells' digits.
-    shared: Vec<SharedWindows>,
-    /// For each cell, the cells it shares a window with.
-    shares: [u128; CELLS],
-}
-
-/// The windows two cells share: at most four (cells one apart on a line).
-#[derive(Clone, Copy, Default)]
-struct SharedWindows {
-    len: u8,
-    windows: [Shared; LEN - 1],
 }
 
 /// Windows through one cell: five positions in each of four directions.
@@ -224,26 +212,6 @@ impl Geometry {
                 of_cell_len[cell] += 1;
             }
         }
-        let mut shared = vec![SharedWindows::default(); CELLS * CELLS];
-        for (window, window_cells) in cells.iter().enumerate() {
-            for (from_slot, &from) in window_cells.iter().enumerate() {
-                for (to_slot, &to) in window_cells.iter().enumerate() {
-                    if from != to {
-                        let pair = &mut shared[from as usize * CELLS + to as usize];
-                        let list = |cell: u8| &of_cell[cell as usize][..of_cell_len[cell as usize] as usize];
-                        pair.windows[pair.len as usize] =
-                            Shared::new(window, from_slot, to_slot, list(from), list(to));
-                        pair.len += 1;
-                    }
-                }
-            }
-        }
-        let mut shares = [0u128; CELLS];
-        for (pair, windows) in shared.iter().enumerate() {
-            if windows.len > 0 {
-                shares[pair / CELLS] |= 1u128 << (pair % CELLS);
-            }
-        }
         Geometry {
             cells,
             table,
@@ -252,11 +220,9 @@ impl Geometry {
             pattern,
             raw_flag,
             reverse_pattern,
-            shares,
             near,
             of_cell,
             of_cell_len,
-            shared,
         }
     }
 
@@ -868,11 +834,12 @@ impl Trainer {
     }
 }
 
-/// Scores every move from one board quickly: a move changes only the windows through its two
-/// cells, and where the two share no window the change is the sum of taking the ball away and
-/// putting it down, each computed once per cell (and colour). The whole-board terms are taken
-/// as the board's own (they need flood fills); [`Scorer::exact`] corrects them for the few
-/// best moves.
+/// Scores every move from one board quickly: a move changes only the windows and blocks through
+/// its two cells, and where the two share none the change is the sum of taking the ball away
+/// (once per ball) and putting it down (once per empty cell and colour, [`PutChanges`]); where
+/// they share one, that tuple's sum is corrected by reading its moved pattern, tuple by tuple of
+/// the taken ball. The whole-board terms are taken as the board's own (they need flood fills);
+/// [`Scorer::exact`] corrects them for the few best moves.
 pub struct Scorer<'a> {
     network: &'a Network,
     board: &'a Board,
@@ -968,9 +935,9 @@ impl<'a> Scorer<'a> {
     /// clears is its points plus the value of the board after it, the others' assume unchanged
     /// whole-board terms.
     pub fn for_each_scored(&self, offer: impl FnMut(Move, f32, u32)) {
-        // The put changes are kept for the moves whose cells share windows (a few kilobytes a
-        // colour, too many to clear on every call): one scratch per thread, or a new one when
-        // `offer` itself scores moves.
+        // The put changes per window and block (44 KiB, filled only where a cell is empty, so
+        // never cleared as a whole): one scratch per thread, or a new one when `offer` itself
+        // scores moves.
         PUT_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
             Ok(mut kept) => self.score_moves(&mut kept, offer),
             Err(_) => self.score_moves(&mut PutChanges::new(), offer),
@@ -981,60 +948,51 @@ impl<'a> Scorer<'a> {
         let geometry = geometry();
         let blocks = block_geometry();
         let colors = self.board.colors();
-        // Filled per region and colour before they are read, so stale entries of an earlier
-        // region are never seen.
+        put.fill(self);
         for region in self.board.regions() {
-            let mut colours_done = 0u8;
+            let targets = region.cells.raw();
             for from in region.movers {
                 let color = colors[from.index()];
                 let slot = color as usize - 1;
-                if colours_done & (1 << slot) == 0 {
-                    colours_done |= 1 << slot;
-                    for to in region.cells {
-                        let parts = &mut put.parts[slot][to.index()];
-                        let mut delta = 0.0;
-                        for (part, &(window, shift)) in
-                            parts.windows.iter_mut().zip(geometry.windows_of(to))
-                        {
-                            let window = window as usize;
-                            let raw = self.raw[window] as usize | (color as usize) << shift;
-                            *part = self.change(window, raw);
-                            delta += *part;
-                        }
-                        for (part, &(block, shift)) in
-                            parts.blocks.iter_mut().zip(blocks.blocks_of(to.index()))
-                        {
-                            let block = block as usize;
-                            let raw = self.block_raw[block] | u32::from(color) << shift;
-                            *part = self.block_change(block, raw);
-                            delta += *part;
-                        }
-                        put.total[slot][to.index()] = delta;
-                    }
-                }
-                let mut taken = Parts::default();
+                // Per target, what the sum of the take and the put gets wrong for the windows
+                // and blocks holding both cells: there the two change one pattern.
+                let mut shared = [0.0f32; CELLS];
                 let mut take = 0.0;
-                for (part, &(window, shift)) in
-                    taken.windows.iter_mut().zip(geometry.windows_of(from))
-                {
+                for &(window, shift) in geometry.windows_of(from) {
                     let window = window as usize;
-                    *part = self.change(window, self.raw[window] as usize & !(7 << shift));
-                    take += *part;
+                    let taken_raw = self.raw[window] as usize & !(7 << shift);
+                    let taken = self.change(window, taken_raw);
+                    take += taken;
+                    for_each_bit(put.window_empty[window], |to_slot| {
+                        let to = geometry.cells[window][to_slot] as usize;
+                        if targets & 1u128 << to != 0 {
+                            let moved = taken_raw | (color as usize) << (3 * to_slot);
+                            shared[to] += self.change(window, moved)
+                                - taken
+                                - put.window_put[window][to_slot][color as usize];
+                        }
+                    });
                 }
-                for (part, &(block, shift)) in
-                    taken.blocks.iter_mut().zip(blocks.blocks_of(from.index()))
-                {
+                for &(block, shift) in blocks.blocks_of(from.index()) {
                     let block = block as usize;
-                    *part = self.block_change(block, self.block_raw[block] & !(7 << shift));
-                    take += *part;
+                    let taken_raw = self.block_raw[block] & !(7 << shift);
+                    let taken = self.block_change(block, taken_raw);
+                    take += taken;
+                    for_each_bit(put.block_empty[block], |to_slot| {
+                        let to = blocks.cells[block][to_slot] as usize;
+                        if targets & 1u128 << to != 0 {
+                            let moved = taken_raw | u32::from(color) << (3 * to_slot);
+                            shared[to] += self.block_change(block, moved)
+                                - taken
+                                - put.block_put[block][to_slot][color as usize];
+                        }
+                    });
                 }
-                let shares = geometry.shares[from.index()] | blocks.shares[from.index()];
                 for to in region.cells {
                     let mv = Move { from, to };
-                    let to_bit = 1u128 << to.index();
                     // A line of five through the target clears, unless the moved ball was one
                     // of its four (then making the move finds nothing to clear).
-                    if self.completes[slot] & to_bit != 0 {
+                    if self.completes[slot] & 1u128 << to.index() != 0 {
                         let mut after = *self.board;
                         let removed = after.move_ball(mv);
                         if removed > 0 {
@@ -1043,45 +1001,12 @@ impl<'a> Scorer<'a> {
                             continue;
                         }
                     }
-                    let mut value = self.base + take + put.total[slot][to.index()];
-                    if shares & to_bit != 0 {
-                        value += self.shared_correction(
-                            mv,
-                            color,
-                            &taken,
-                            &put.parts[slot][to.index()],
-                        );
-                    }
+                    let value =
+                        self.base + take + put.total[slot][to.index()] + shared[to.index()];
                     offer(mv, value, 0);
                 }
             }
         }
-    }
-
-    /// What the sum of taking the ball off `mv.from` and putting it on `mv.to` gets wrong for
-    /// the windows holding both cells: there the two changes happen to one pattern. `taken`
-    /// and `put` hold each window's and block's change by the take and by the put alone.
-    fn shared_correction(&self, mv: Move, color: u8, taken: &Parts, put: &Parts) -> f32 {
-        let pair = &geometry().shared[mv.from.index() * CELLS + mv.to.index()];
-        let mut correction = 0.0;
-        for shared in &pair.windows[..pair.len as usize] {
-            let window = shared.pattern as usize;
-            let raw = self.raw[window] as usize;
-            let moved = raw & !(7 << shared.from_shift) | (color as usize) << shared.to_shift;
-            correction += self.change(window, moved)
-                - taken.windows[shared.from_slot as usize]
-                - put.windows[shared.to_slot as usize];
-        }
-        let pair = &block_geometry().shared[mv.from.index() * CELLS + mv.to.index()];
-        for shared in &pair.blocks[..pair.len as usize] {
-            let block = shared.pattern as usize;
-            let raw = self.block_raw[block];
-            let moved = raw & !(7 << shared.from_shift) | u32::from(color) << shared.to_shift;
-            correction += self.block_change(block, moved)
-                - taken.blocks[shared.from_slot as usize]
-                - put.blocks[shared.to_slot as usize];
-        }
-        correction
     }
 
     /// The full worth of a move from its fast score: clears were exact; other moves get the
@@ -1128,29 +1053,105 @@ impl<'a> Scorer<'a> {
     }
 }
 
-/// Each window's and block's change through one cell, in the order of the cell's
-/// [`Geometry::windows_of`] and [`super::blocks::BlockGeometry::blocks_of`] (where
-/// [`Shared`]'s slots point).
-#[derive(Clone, Copy, Default)]
-struct Parts {
-    windows: [f32; MAX_WINDOWS_OF_CELL],
-    blocks: [f32; MAX_BLOCKS_OF_CELL],
-}
-
-/// Per colour and target cell, the changes of putting a ball of the colour there: each
-/// window's and block's ([`Parts`]), and their sum.
+/// Per colour and empty cell, the change of putting a ball of the colour there: per window and
+/// block, and summed.
+///
+/// Patterns name colours by their order of appearance, so a put of any colour a window or block
+/// does not hold yet reads one pattern: it is looked up once per empty cell of the tuple, and
+/// only the colours the tuple holds (two or three on a typical board, of seven) get their own.
 struct PutChanges {
-    parts: [[Parts; CELLS]; COLORS as usize],
+    /// Per colour (`colour - 1`) and cell, the change of the put.
     total: [[f32; CELLS]; COLORS as usize],
+    /// Per window, its empty cells (bit `slot`).
+    window_empty: [u8; COUNT],
+    /// Per window, empty cell of it (by slot) and colour (by itself, 1 to 7), the window's
+    /// change by the put.
+    window_put: [[[f32; 8]; LEN]; COUNT],
+    block_empty: [u8; BLOCK_COUNT],
+    block_put: [[[f32; 8]; BLOCK_LEN]; BLOCK_COUNT],
 }
 
 impl PutChanges {
     fn new() -> Box<Self> {
         Box::new(PutChanges {
-            parts: [[Parts::default(); CELLS]; COLORS as usize],
             total: [[0.0; CELLS]; COLORS as usize],
+            window_empty: [0; COUNT],
+            window_put: [[[0.0; 8]; LEN]; COUNT],
+            block_empty: [0; BLOCK_COUNT],
+            block_put: [[[0.0; 8]; BLOCK_LEN]; BLOCK_COUNT],
         })
     }
+
+    /// Computes every put's change on `scorer`'s board (the totals of occupied cells are left
+    /// meaningless: no move puts there).
+    fn fill(&mut self, scorer: &Scorer) {
+        let mut fresh_total = [0.0f32; CELLS];
+        self.total = [[0.0; CELLS]; COLORS as usize];
+        let geometry = geometry();
+        for window in 0..COUNT {
+            let raw = scorer.raw[window] as usize;
+            let (present, empty, fresh) = digits_present::<LEN>(raw);
+            self.window_empty[window] = empty;
+            for_each_bit(empty, |slot| {
+                let cell = geometry.cells[window][slot] as usize;
+                let change = scorer.change(window, raw | fresh << (3 * slot));
+                let puts = &mut self.window_put[window][slot];
+                *puts = [change; 8];
+                fresh_total[cell] += change;
+                for_each_bit(present, |color| {
+                    puts[color + 1] = scorer.change(window, raw | (color + 1) << (3 * slot));
+                    self.total[color][cell] += puts[color + 1] - change;
+                });
+            });
+        }
+        let blocks = block_geometry();
+        for block in 0..BLOCK_COUNT {
+            let raw = scorer.block_raw[block];
+            let (present, empty, fresh) = digits_present::<BLOCK_LEN>(raw as usize);
+            self.block_empty[block] = empty;
+            for_each_bit(empty, |slot| {
+                let cell = blocks.cells[block][slot] as usize;
+                let change = scorer.block_change(block, raw | (fresh as u32) << (3 * slot));
+                let puts = &mut self.block_put[block][slot];
+                *puts = [change; 8];
+                fresh_total[cell] += change;
+                for_each_bit(present, |color| {
+                    puts[color + 1] =
+                        scorer.block_change(block, raw | (color as u32 + 1) << (3 * slot));
+                    self.total[color][cell] += puts[color + 1] - change;
+                });
+            });
+        }
+        for totals in &mut self.total {
+            for (total, fresh) in totals.iter_mut().zip(fresh_total) {
+                *total += fresh;
+            }
+        }
+    }
+}
+
+/// Calls `visit` with the index of every set bit of `bits`, lowest first.
+#[inline]
+fn for_each_bit(mut bits: u8, mut visit: impl FnMut(usize)) {
+    while bits != 0 {
+        visit(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
+/// Of the first `N` digits of a raw code: the colours among them (bit `colour - 1`), the empty
+/// ones (bit `slot`), and a colour not among them (any colour when all `N` hold balls: then no
+/// cell is empty to put on).
+fn digits_present<const N: usize>(raw: usize) -> (u8, u8, usize) {
+    let mut present = 0u8;
+    let mut empty = 0u8;
+    for slot in 0..N {
+        match (raw >> (3 * slot)) & 7 {
+            0 => empty |= 1 << slot,
+            digit => present |= 1 << (digit - 1),
+        }
+    }
+    (present, empty, (!present).trailing_zeros() as usize + 1)
 }
 
 thread_local! {

@@ -18,46 +18,6 @@ pub fn symmetry(s: usize, row: usize, col: usize) -> (usize, usize) {
     (r, c)
 }
 
-/// A pattern (a window, or a block of `super::blocks`) that two cells share, for the scorers
-/// that correct a move whose two cells change one pattern.
-#[derive(Clone, Copy, Default)]
-pub struct Shared {
-    /// The pattern's index.
-    pub pattern: u8,
-    /// The shifts of the first cell's digit and of the second's in the pattern's raw code.
-    pub from_shift: u8,
-    pub to_shift: u8,
-    /// Where the pattern is in the first cell's list of patterns through it and in the
-    /// second's: a move's scorer keeps each pattern's change there.
-    pub from_slot: u8,
-    pub to_slot: u8,
-}
-
-impl Shared {
-    /// `pattern`, whose digits `from_digit` and `to_digit` are the two cells; `from_list` and
-    /// `to_list` are the cells' lists of (pattern, shift).
-    pub fn new(
-        pattern: usize,
-        from_digit: usize,
-        to_digit: usize,
-        from_list: &[(u8, u8)],
-        to_list: &[(u8, u8)],
-    ) -> Self {
-        let slot_in = |list: &[(u8, u8)]| {
-            list.iter()
-                .position(|&(p, _)| p as usize == pattern)
-                .expect("a pattern is in its cells' lists") as u8
-        };
-        Shared {
-            pattern: pattern as u8,
-            from_shift: (3 * from_digit) as u8,
-            to_shift: (3 * to_digit) as u8,
-            from_slot: slot_in(from_list),
-            to_slot: slot_in(to_list),
-        }
-    }
-}
-
 /// Each window as a mask over the 81 cells (bit = row * 9 + col).
 pub static WINDOWS: [u128; COUNT] = build_windows();
 
