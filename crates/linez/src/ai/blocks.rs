@@ -189,7 +189,13 @@ impl BlockGeometry {
     /// Where in one stage's block tables `block` reads when its raw code is `raw`.
     #[inline]
     pub fn feature(&self, block: usize, raw: u32) -> u32 {
-        self.table[block] + u32::from(self.pattern[raw as usize])
+        self.table[block] + u32::from(self.pattern(raw))
+    }
+
+    /// The pattern a raw code (with its block's flag) reads, within its block's table.
+    #[inline]
+    pub fn pattern(&self, raw: u32) -> u16 {
+        self.pattern[raw as usize]
     }
 }
 

@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use super::blocks::{BLOCK_COUNT, BLOCK_LEN, block_geometry};
+use super::blocks::{BLOCK_COUNT, BLOCK_LEN, BlockGeometry, block_geometry};
 use super::top_moves::TopMoves;
 use super::windows::{COUNT, LEN, WINDOWS, symmetry};
 use crate::rules::{Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
@@ -853,16 +853,20 @@ pub struct Scorer<'a> {
     global: f32,
     /// The board's windows that are one or two balls from clearing.
     near: NearLines,
-    /// Where the board's stage's window tables start (a quiet move keeps the ball count).
-    stage: u32,
     /// Each block's raw code on the board.
     block_raw: [u32; BLOCK_COUNT],
     /// The weight each block reads on the board.
     block_weight: [f32; BLOCK_COUNT],
-    /// Where the board's stage's block tables start.
-    block_stage: u32,
     /// Per colour, the empty cells where a ball of it completes a line of five.
     completes: [u128; COLORS as usize],
+    /// The network's weights, and where each window's and block's table of the board's stage
+    /// starts in them (a quiet move keeps the ball count, so the stage; read for every put,
+    /// take and moved pattern: kept at hand).
+    weights: &'a [f32],
+    window_table: [u32; COUNT],
+    block_table: [u32; BLOCK_COUNT],
+    geometry: &'static Geometry,
+    blocks: &'static BlockGeometry,
 }
 
 impl<'a> Scorer<'a> {
@@ -907,27 +911,28 @@ impl<'a> Scorer<'a> {
             base: window_weight.iter().sum::<f32>() + global + block_weight.iter().sum::<f32>(),
             global,
             near,
-            stage,
             block_raw,
             block_weight,
-            block_stage,
             completes,
+            weights: &network.weights,
+            window_table: std::array::from_fn(|window| stage + geometry.table[window]),
+            block_table: std::array::from_fn(|block| block_stage + blocks.table[block]),
+            geometry,
+            blocks,
         }
     }
 
     /// The change of `block`'s weight when its raw code becomes `raw`.
     #[inline]
     fn block_change(&self, block: usize, raw: u32) -> f32 {
-        let blocks = block_geometry();
-        self.network.weights[(self.block_stage + blocks.feature(block, raw)) as usize]
+        self.weights[(self.block_table[block] + u32::from(self.blocks.pattern(raw))) as usize]
             - self.block_weight[block]
     }
 
     /// The change of `window`'s weight when its raw code becomes `raw`.
     #[inline]
     fn change(&self, window: usize, raw: usize) -> f32 {
-        let geometry = geometry();
-        self.network.weights[(self.stage + geometry.feature(window, raw)) as usize]
+        self.weights[(self.window_table[window] + u32::from(self.geometry.pattern[raw])) as usize]
             - self.window_weight[window]
     }
 
