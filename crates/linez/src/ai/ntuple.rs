@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use super::blocks::{BLOCK_COUNT, BLOCK_LEN, BlockGeometry, block_geometry};
 use super::top_moves::TopMoves;
 use super::windows::{COUNT, LEN, WINDOWS, symmetry};
-use crate::rules::{Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
+use crate::rules::{Bits, Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
 
 /// Colour patterns of a window: each cell empty or one of at most five colours, named in order
 /// of first appearance.
@@ -680,22 +680,40 @@ impl Network {
     }
 
     /// [`Network::best_move_exact`], but a move that clears beats every move that does not.
+    /// When one clears, the quiet moves are not scored at all: a third of the replies within
+    /// the search's sampled futures can clear, and each saves the scoring of every legal move.
     pub fn best_move_clearing_first(
         &self,
         board: &Board,
         exact: usize,
     ) -> Option<(Move, f32, u32)> {
+        let scorer = Scorer::new(self, board);
+        if let Some(clear) = self.best_clear(&scorer, board) {
+            return Some(clear);
+        }
         let mut best: Option<(Move, f32, u32)> = None;
-        self.for_each_contender(board, exact, |mv, worth, removed| {
-            let better = match best {
-                None => true,
-                Some((_, w, r)) => (removed > 0, worth) > (r > 0, w),
-            };
-            if better {
+        self.contenders_of(&scorer, board, exact, |mv, worth, removed| {
+            if best.is_none_or(|(_, w, _)| worth > w) {
                 best = Some((mv, worth, removed));
             }
         });
         best
+    }
+
+    /// The clearing contender of [`Network::for_each_contender`] (the best clearing move by
+    /// points and the value of the board after it, worth its points plus the continuation),
+    /// found without scoring the quiet moves; `None` when no move clears.
+    fn best_clear(&self, scorer: &Scorer, board: &Board) -> Option<(Move, f32, u32)> {
+        let mut clearing = TopMoves::<MAX_CLEARING>::new();
+        scorer.for_each_clearing(|mv, value, removed| clearing.offer(mv, value, removed));
+        let &(mv, _, removed) = clearing.moves().first()?;
+        let mut after = *board;
+        after.move_ball(mv);
+        Some((
+            mv,
+            line_points(removed) as f32 + self.continuation(&after),
+            removed,
+        ))
     }
 
     /// The best `n` moves, best first, after the best `exact` quiet moves by fast score (8 to
@@ -715,13 +733,18 @@ impl Network {
 
     /// Calls `visit(move, worth, removed)` with the moves worth valuing exactly: the best
     /// `exact` quiet moves by fast score, and the best clearing moves.
-    fn for_each_contender(
+    fn for_each_contender(&self, board: &Board, exact: usize, visit: impl FnMut(Move, f32, u32)) {
+        self.contenders_of(&Scorer::new(self, board), board, exact, visit);
+    }
+
+    /// [`Network::for_each_contender`] with the board's scorer.
+    fn contenders_of(
         &self,
+        scorer: &Scorer,
         board: &Board,
         exact: usize,
         mut visit: impl FnMut(Move, f32, u32),
     ) {
-        let scorer = Scorer::new(self, board);
         let mut quiet = TopMoves::<MAX_EXACT>::keeping(exact);
         let mut clearing = TopMoves::<MAX_CLEARING>::new();
         scorer.for_each_scored(|mv, value, removed| {
@@ -1009,6 +1032,29 @@ impl<'a> Scorer<'a> {
                     let value =
                         self.base + take + put.total[slot][to.index()] + shared[to.index()];
                     offer(mv, value, 0);
+                }
+            }
+        }
+    }
+
+    /// Calls `offer(move, worth, balls removed)` for every move that clears, in the order of
+    /// [`Scorer::for_each_scored`] and with the same worths.
+    pub fn for_each_clearing(&self, mut offer: impl FnMut(Move, f32, u32)) {
+        if self.completes.iter().all(|&cells| cells == 0) {
+            return;
+        }
+        let colors = self.board.colors();
+        for region in self.board.regions() {
+            for from in region.movers {
+                let slot = colors[from.index()] as usize - 1;
+                let targets = region.cells.raw() & self.completes[slot];
+                for to in Bits::from_raw(targets) {
+                    let mv = Move { from, to };
+                    let mut after = *self.board;
+                    let removed = after.move_ball(mv);
+                    if removed > 0 {
+                        offer(mv, line_points(removed) as f32 + self.network.value(&after), removed);
+                    }
                 }
             }
         }
