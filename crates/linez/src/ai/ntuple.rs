@@ -1321,6 +1321,27 @@ mod tests {
         assert_eq!(nested, alone);
     }
 
+    #[test]
+    fn clearing_first_plays_the_best_contender_that_clears_else_the_best() {
+        // The reply that clears is found without scoring the quiet moves; it must be the move
+        // the contenders, scored in full, rank first when a clear beats any quiet move.
+        let network = random_network(5, 2);
+        let mut rng = FastRng::new(17);
+        let mut clears = 0;
+        for board in 0..300 {
+            let board = random_board(&mut rng, 20 + board % 50, 2 + board % 3);
+            let mut best: Option<(Move, f32, u32)> = None;
+            network.for_each_contender(&board, 8, |mv, worth, removed| {
+                if best.is_none_or(|(_, w, r)| (removed > 0, worth) > (r > 0, w)) {
+                    best = Some((mv, worth, removed));
+                }
+            });
+            clears += usize::from(best.is_some_and(|(_, _, removed)| removed > 0));
+            assert_eq!(network.best_move_clearing_first(&board, 8), best);
+        }
+        assert!(clears > 50, "the boards hold clears: {clears}");
+    }
+
     /// A board of `balls` balls of the first `colours` colours on uniform empty cells.
     fn random_board(rng: &mut FastRng, balls: u32, colours: u32) -> Board {
         let mut board = Board::empty();
