@@ -859,7 +859,7 @@ impl Trainer {
 
 /// Scores every move from one board quickly: a move changes only the windows and blocks through
 /// its two cells, and where the two share none the change is the sum of taking the ball away
-/// (once per ball) and putting it down (once per empty cell and colour, [`PutChanges`]); where
+/// (once per ball) and putting it down (once per empty cell and colour, `PutChanges`); where
 /// they share one, that tuple's sum is corrected by reading its moved pattern, tuple by tuple of
 /// the taken ball. The whole-board terms are taken as the board's own (they need flood fills);
 /// [`Scorer::exact`] corrects them for the few best moves.
