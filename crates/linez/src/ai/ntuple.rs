@@ -963,9 +963,9 @@ impl<'a> Scorer<'a> {
     /// clears is its points plus the value of the board after it, the others' assume unchanged
     /// whole-board terms.
     pub fn for_each_scored(&self, offer: impl FnMut(Move, f32, u32)) {
-        // The put changes per window and block (44 KiB, filled only where a cell is empty, so
-        // never cleared as a whole): one scratch per thread, or a new one when `offer` itself
-        // scores moves.
+        // The put changes per window and block (44 KiB; only the entries of empty cells are
+        // written and read, so the scratch is not cleared between boards): one scratch per
+        // thread, or a new one when `offer` itself scores moves.
         PUT_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
             Ok(mut kept) => self.score_moves(&mut kept, offer),
             Err(_) => self.score_moves(&mut PutChanges::new(), offer),
