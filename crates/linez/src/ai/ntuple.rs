@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use super::blocks::{BLOCK_COUNT, BLOCK_LEN, BlockGeometry, block_geometry};
 use super::top_moves::TopMoves;
 use super::windows::{COUNT, LEN, WINDOWS, symmetry};
-use crate::rules::{Bits, Board, CELLS, COLORS, Cell, Move, Region, SIZE, line_points};
+use crate::rules::{Bits, Board, CELLS, COLORS, Cell, LegalMoves, Move, Region, SIZE, line_points};
 
 /// Colour patterns of a window: each cell empty or one of at most five colours, named in order
 /// of first appearance.
@@ -300,8 +300,7 @@ fn is_canonical(mut code: usize) -> bool {
 /// the largest region, empty regions, colours with no ball that can, promising windows (three
 /// of a colour whose two gaps balls of it from outside can reach). Only the `near` windows can
 /// be ready or promising.
-fn global_counts(board: &Board, near: &NearLines) -> [usize; GLOBAL_TERMS] {
-    let moves = board.legal_moves();
+fn global_counts(board: &Board, moves: &LegalMoves, near: &NearLines) -> [usize; GLOBAL_TERMS] {
     let regions = moves.regions();
     let empty = board.empty_cells().count() as usize;
     let largest = regions
@@ -557,7 +556,7 @@ impl Network {
             near.offer(window, raw);
             *feature = stage + geometry.feature(window, raw);
         }
-        for (term, count) in global_counts(board, &near).into_iter().enumerate() {
+        for (term, count) in global_counts(board, &board.legal_moves(), &near).into_iter().enumerate() {
             features[COUNT + term] = self.global_offset(term) + count as u32;
         }
         let blocks = block_geometry();
@@ -882,6 +881,9 @@ pub struct Scorer<'a> {
     block_weight: [f32; BLOCK_COUNT],
     /// Per colour, the empty cells where a ball of it completes a line of five.
     completes: [u128; COLORS as usize],
+    /// The board's empty regions and the balls that can move into each (found once: the
+    /// whole-board terms, the clears and the scoring walk them).
+    moves: LegalMoves,
     /// The network's weights, and where each window's and block's table of the board's stage
     /// starts in them (a quiet move keeps the ball count, so the stage; read for every put,
     /// take and moved pattern: kept at hand).
@@ -914,7 +916,8 @@ impl<'a> Scorer<'a> {
             let ball = (occupied & mask).trailing_zeros() as usize;
             completes[colors[ball] as usize - 1] |= mask & !occupied;
         }
-        let global = global_counts(board, &near)
+        let moves = board.legal_moves();
+        let global = global_counts(board, &moves, &near)
             .into_iter()
             .enumerate()
             .map(|(term, count)| network.weights[network.global_offset(term) as usize + count])
@@ -937,6 +940,7 @@ impl<'a> Scorer<'a> {
             block_raw,
             block_weight,
             completes,
+            moves,
             weights: &network.weights,
             window_table: std::array::from_fn(|window| stage + geometry.table[window]),
             block_table: std::array::from_fn(|block| block_stage + blocks.table[block]),
@@ -977,7 +981,7 @@ impl<'a> Scorer<'a> {
         let blocks = block_geometry();
         let colors = self.board.colors();
         put.fill(self);
-        for region in self.board.regions() {
+        for region in self.moves.regions() {
             let targets = region.cells.raw();
             for from in region.movers {
                 let color = colors[from.index()];
@@ -1044,7 +1048,7 @@ impl<'a> Scorer<'a> {
             return;
         }
         let colors = self.board.colors();
-        for region in self.board.regions() {
+        for region in self.moves.regions() {
             for from in region.movers {
                 let slot = colors[from.index()] as usize - 1;
                 let targets = region.cells.raw() & self.completes[slot];
@@ -1093,7 +1097,7 @@ impl<'a> Scorer<'a> {
                 }
             }
         }
-        let global: f32 = global_counts(&after, &near)
+        let global: f32 = global_counts(&after, &after.legal_moves(), &near)
             .into_iter()
             .enumerate()
             .map(|(term, count)| {
