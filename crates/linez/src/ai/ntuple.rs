@@ -1024,14 +1024,11 @@ impl<'a> Scorer<'a> {
                     let mv = Move { from, to };
                     // A line of five through the target clears, unless the moved ball was one
                     // of its four (then making the move finds nothing to clear).
-                    if self.completes[slot] & 1u128 << to.index() != 0 {
-                        let mut after = *self.board;
-                        let removed = after.move_ball(mv);
-                        if removed > 0 {
-                            let worth = line_points(removed) as f32 + self.network.value(&after);
-                            offer(mv, worth, removed);
-                            continue;
-                        }
+                    if self.completes[slot] & 1u128 << to.index() != 0
+                        && let Some((worth, removed)) = self.clearing_worth(mv)
+                    {
+                        offer(mv, worth, removed);
+                        continue;
                     }
                     let value =
                         self.base + take + put.total[slot][to.index()] + shared[to.index()];
@@ -1039,6 +1036,14 @@ impl<'a> Scorer<'a> {
                 }
             }
         }
+    }
+
+    /// The worth of `mv` and the balls it removes when it clears (its points plus the value of
+    /// the board after it), else `None`.
+    fn clearing_worth(&self, mv: Move) -> Option<(f32, u32)> {
+        let mut after = *self.board;
+        let removed = after.move_ball(mv);
+        (removed > 0).then(|| (line_points(removed) as f32 + self.network.value(&after), removed))
     }
 
     /// Calls `offer(move, worth, balls removed)` for every move that clears, in the order of
@@ -1054,10 +1059,8 @@ impl<'a> Scorer<'a> {
                 let targets = region.cells.raw() & self.completes[slot];
                 for to in Bits::from_raw(targets) {
                     let mv = Move { from, to };
-                    let mut after = *self.board;
-                    let removed = after.move_ball(mv);
-                    if removed > 0 {
-                        offer(mv, line_points(removed) as f32 + self.network.value(&after), removed);
+                    if let Some((worth, removed)) = self.clearing_worth(mv) {
+                        offer(mv, worth, removed);
                     }
                 }
             }
