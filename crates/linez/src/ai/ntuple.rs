@@ -977,8 +977,6 @@ impl<'a> Scorer<'a> {
     }
 
     fn score_moves(&self, put: &mut PutChanges, mut offer: impl FnMut(Move, f32, u32)) {
-        let geometry = geometry();
-        let blocks = block_geometry();
         let colors = self.board.colors();
         put.fill(self);
         for region in self.moves.regions() {
@@ -989,37 +987,8 @@ impl<'a> Scorer<'a> {
                 // Per target, what the sum of the take and the put gets wrong for the windows
                 // and blocks holding both cells: there the two change one pattern.
                 let mut shared = [0.0f32; CELLS];
-                let mut take = 0.0;
-                for &(window, shift) in geometry.windows_of(from) {
-                    let window = window as usize;
-                    let taken_raw = self.raw[window] as usize & !(7 << shift);
-                    let taken = self.change(window, taken_raw);
-                    take += taken;
-                    for_each_bit(put.window_empty[window], |to_slot| {
-                        let to = geometry.cells[window][to_slot] as usize;
-                        if targets & 1u128 << to != 0 {
-                            let moved = taken_raw | (color as usize) << (3 * to_slot);
-                            shared[to] += self.change(window, moved)
-                                - taken
-                                - put.window_put[window][to_slot][color as usize];
-                        }
-                    });
-                }
-                for &(block, shift) in blocks.blocks_of(from.index()) {
-                    let block = block as usize;
-                    let taken_raw = self.block_raw[block] & !(7 << shift);
-                    let taken = self.block_change(block, taken_raw);
-                    take += taken;
-                    for_each_bit(put.block_empty[block], |to_slot| {
-                        let to = blocks.cells[block][to_slot] as usize;
-                        if targets & 1u128 << to != 0 {
-                            let moved = taken_raw | u32::from(color) << (3 * to_slot);
-                            shared[to] += self.block_change(block, moved)
-                                - taken
-                                - put.block_put[block][to_slot][color as usize];
-                        }
-                    });
-                }
+                let take = put.windows.correct(&Windows(self), from.index(), color, targets, &mut shared)
+                    + put.blocks.correct(&Blocks(self), from.index(), color, targets, &mut shared);
                 for to in region.cells {
                     let mv = Move { from, to };
                     // A line of five through the target clears, unless the moved ball was one
@@ -1120,23 +1089,25 @@ impl<'a> Scorer<'a> {
 struct PutChanges {
     /// Per colour (`colour - 1`) and cell, the change of the put.
     total: [[f32; CELLS]; COLORS as usize],
-    /// Per window, its empty cells (bit `slot`).
-    window_empty: [u8; COUNT],
-    /// Per window, empty cell of it (by slot) and colour (by itself, 1 to 7), the window's
+    windows: TuplePuts<LEN, COUNT>,
+    blocks: TuplePuts<BLOCK_LEN, BLOCK_COUNT>,
+}
+
+/// The put changes of one kind of tuple: `K` tuples of `N` cells.
+struct TuplePuts<const N: usize, const K: usize> {
+    /// Per tuple, its empty cells (bit `slot`).
+    empty: [u8; K],
+    /// Per tuple, empty cell of it (by slot) and colour (by itself, 1 to 7), the tuple's
     /// change by the put.
-    window_put: [[[f32; 8]; LEN]; COUNT],
-    block_empty: [u8; BLOCK_COUNT],
-    block_put: [[[f32; 8]; BLOCK_LEN]; BLOCK_COUNT],
+    put: [[[f32; 8]; N]; K],
 }
 
 impl PutChanges {
     fn new() -> Box<Self> {
         Box::new(PutChanges {
             total: [[0.0; CELLS]; COLORS as usize],
-            window_empty: [0; COUNT],
-            window_put: [[[0.0; 8]; LEN]; COUNT],
-            block_empty: [0; BLOCK_COUNT],
-            block_put: [[[0.0; 8]; BLOCK_LEN]; BLOCK_COUNT],
+            windows: TuplePuts::new(),
+            blocks: TuplePuts::new(),
         })
     }
 
@@ -1145,46 +1116,139 @@ impl PutChanges {
     fn fill(&mut self, scorer: &Scorer) {
         let mut fresh_total = [0.0f32; CELLS];
         self.total = [[0.0; CELLS]; COLORS as usize];
-        let geometry = geometry();
-        for window in 0..COUNT {
-            let raw = scorer.raw[window] as usize;
-            let (present, empty, fresh) = digits_present::<LEN>(raw);
-            self.window_empty[window] = empty;
-            for_each_bit(empty, |slot| {
-                let cell = geometry.cells[window][slot] as usize;
-                let change = scorer.change(window, raw | fresh << (3 * slot));
-                let puts = &mut self.window_put[window][slot];
-                *puts = [change; 8];
-                fresh_total[cell] += change;
-                for_each_bit(present, |color| {
-                    puts[color + 1] = scorer.change(window, raw | (color + 1) << (3 * slot));
-                    self.total[color][cell] += puts[color + 1] - change;
-                });
-            });
-        }
-        let blocks = block_geometry();
-        for block in 0..BLOCK_COUNT {
-            let raw = scorer.block_raw[block];
-            let (present, empty, fresh) = digits_present::<BLOCK_LEN>(raw as usize);
-            self.block_empty[block] = empty;
-            for_each_bit(empty, |slot| {
-                let cell = blocks.cells[block][slot] as usize;
-                let change = scorer.block_change(block, raw | (fresh as u32) << (3 * slot));
-                let puts = &mut self.block_put[block][slot];
-                *puts = [change; 8];
-                fresh_total[cell] += change;
-                for_each_bit(present, |color| {
-                    puts[color + 1] =
-                        scorer.block_change(block, raw | (color as u32 + 1) << (3 * slot));
-                    self.total[color][cell] += puts[color + 1] - change;
-                });
-            });
-        }
+        self.windows
+            .fill(&Windows(scorer), &mut self.total, &mut fresh_total);
+        self.blocks
+            .fill(&Blocks(scorer), &mut self.total, &mut fresh_total);
         for totals in &mut self.total {
             for (total, fresh) in totals.iter_mut().zip(fresh_total) {
                 *total += fresh;
             }
         }
+    }
+}
+
+impl<const N: usize, const K: usize> TuplePuts<N, K> {
+    fn new() -> Self {
+        TuplePuts {
+            empty: [0; K],
+            put: [[[0.0; 8]; N]; K],
+        }
+    }
+
+    /// Computes the tuples' put changes, and adds them to the per-cell totals: `fresh_total`
+    /// gets the change of a colour the tuple does not hold, `total` per colour what a colour it
+    /// holds changes more.
+    #[inline]
+    fn fill(
+        &mut self,
+        tuples: &impl TupleKind<N>,
+        total: &mut [[f32; CELLS]; COLORS as usize],
+        fresh_total: &mut [f32; CELLS],
+    ) {
+        for tuple in 0..K {
+            let raw = tuples.raw(tuple);
+            let (present, empty, fresh) = digits_present::<N>(raw);
+            self.empty[tuple] = empty;
+            for_each_bit(empty, |slot| {
+                let cell = tuples.cell(tuple, slot);
+                let change = tuples.change(tuple, raw | fresh << (3 * slot));
+                let puts = &mut self.put[tuple][slot];
+                *puts = [change; 8];
+                fresh_total[cell] += change;
+                for_each_bit(present, |color| {
+                    puts[color + 1] = tuples.change(tuple, raw | (color + 1) << (3 * slot));
+                    total[color][cell] += puts[color + 1] - change;
+                });
+            });
+        }
+    }
+
+    /// For a ball of `color` taken from `from`: adds to `shared[to]`, for each target in
+    /// `targets`, what the sum of the take and the put gets wrong for the tuples holding both
+    /// cells (there the two change one pattern), and returns the take's change.
+    #[inline]
+    fn correct(
+        &self,
+        tuples: &impl TupleKind<N>,
+        from: usize,
+        color: u8,
+        targets: u128,
+        shared: &mut [f32; CELLS],
+    ) -> f32 {
+        let mut take = 0.0;
+        for &(tuple, shift) in tuples.of_cell(from) {
+            let tuple = tuple as usize;
+            let taken_raw = tuples.raw(tuple) & !(7 << shift);
+            let taken = tuples.change(tuple, taken_raw);
+            take += taken;
+            for_each_bit(self.empty[tuple], |to_slot| {
+                let to = tuples.cell(tuple, to_slot);
+                if targets & 1u128 << to != 0 {
+                    let moved = taken_raw | (color as usize) << (3 * to_slot);
+                    shared[to] +=
+                        tuples.change(tuple, moved) - taken - self.put[tuple][to_slot][color as usize];
+                }
+            });
+        }
+        take
+    }
+}
+
+/// One kind of tuple of `N` cells as a scorer reads it on its board.
+trait TupleKind<const N: usize> {
+    /// The tuple's raw code on the board.
+    fn raw(&self, tuple: usize) -> usize;
+    /// The change of the tuple's weight when its raw code becomes `raw`.
+    fn change(&self, tuple: usize, raw: usize) -> f32;
+    /// The tuple's cell in `slot`.
+    fn cell(&self, tuple: usize, slot: usize) -> usize;
+    /// The tuples through `cell`, with the shift of its digit in their raw codes.
+    fn of_cell(&self, cell: usize) -> &[(u8, u8)];
+}
+
+/// The windows of a scorer's board.
+struct Windows<'s, 'a>(&'s Scorer<'a>);
+
+impl TupleKind<LEN> for Windows<'_, '_> {
+    #[inline]
+    fn raw(&self, window: usize) -> usize {
+        self.0.raw[window] as usize
+    }
+    #[inline]
+    fn change(&self, window: usize, raw: usize) -> f32 {
+        self.0.change(window, raw)
+    }
+    #[inline]
+    fn cell(&self, window: usize, slot: usize) -> usize {
+        self.0.geometry.cells[window][slot] as usize
+    }
+    #[inline]
+    fn of_cell(&self, cell: usize) -> &[(u8, u8)] {
+        let geometry = self.0.geometry;
+        &geometry.of_cell[cell][..geometry.of_cell_len[cell] as usize]
+    }
+}
+
+/// The blocks of a scorer's board.
+struct Blocks<'s, 'a>(&'s Scorer<'a>);
+
+impl TupleKind<BLOCK_LEN> for Blocks<'_, '_> {
+    #[inline]
+    fn raw(&self, block: usize) -> usize {
+        self.0.block_raw[block] as usize
+    }
+    #[inline]
+    fn change(&self, block: usize, raw: usize) -> f32 {
+        self.0.block_change(block, raw as u32)
+    }
+    #[inline]
+    fn cell(&self, block: usize, slot: usize) -> usize {
+        self.0.blocks.cells[block][slot] as usize
+    }
+    #[inline]
+    fn of_cell(&self, cell: usize) -> &[(u8, u8)] {
+        self.0.blocks.blocks_of(cell)
     }
 }
 
