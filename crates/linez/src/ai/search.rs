@@ -47,6 +47,12 @@ pub struct Settings {
     pub planned_moves: u32,
     /// A factor on every move's share of the remaining time.
     pub time_scale: f64,
+    /// The least danger weight of a move's share of the time (see `Settings::time_share`). On
+    /// the open boards of a game's first few hundred moves the share, not the rounds cap, ends
+    /// most decisions; a floor of 1 (the weight of a board of 40 balls) gives them up to five
+    /// times more, but no gain was shown: 20 s, seeds 1-100, 0.2 -> 1: 2,634.8 and 2,719.7 ->
+    /// 2,799.6 and 2,568.1 (standard errors 164-212).
+    pub danger_floor: f64,
     /// Most sampling rounds of a move under a time limit (`--effort` sets the rounds). The
     /// effort curve tops out near 64 (seeds 201-300: effort 16, 32, 64: 2,743, 2,646, 3,390;
     /// seeds 1-100 at effort 64: 3,206), and rounds beyond it are spent early in a game while
@@ -71,6 +77,8 @@ marathon_core::tunable!(Settings {
                      more points than this",
     planned_moves: "the game length the time is planned for",
     time_scale: "a factor on every move's share of the time left",
+    danger_floor: "the least danger weight of a move's share of the time (the weight is \
+                   (balls - 10) / 30, at most 2.5)",
     max_rounds: "the most sampling rounds of a move under a time limit (none: no bound; \
                  --effort sets the rounds instead)",
     clear_first: "1: a move that clears is always played, at the root and in the sampled \
@@ -101,6 +109,12 @@ impl Settings {
         if self.candidates == 0 {
             return Err("candidates=0: expected at least 1".into());
         }
+        if !(self.danger_floor > 0.0 && self.danger_floor <= MAX_DANGER) {
+            return Err(format!(
+                "danger_floor={}: expected more than 0, at most {MAX_DANGER}",
+                self.danger_floor
+            ));
+        }
         if self.time_scale < 0.0 {
             return Err(format!(
                 "time_scale={}: expected at least 0",
@@ -118,6 +132,7 @@ impl Settings {
         settled_margin: 0.25,
         planned_moves: 800,
         time_scale: 1.0,
+        danger_floor: 0.2,
         max_rounds: 64,
         clear_first: 1,
     };
@@ -130,10 +145,13 @@ impl Settings {
     /// starves every move after the 300th.
     fn time_share(&self, balls: u32, played: u32) -> f64 {
         let horizon = self.planned_moves.saturating_sub(played).max(MIN_HORIZON);
-        let danger = ((balls as f64 - 10.0) / 30.0).clamp(0.2, 2.5);
+        let danger = ((balls as f64 - 10.0) / 30.0).clamp(self.danger_floor, MAX_DANGER);
         (self.time_scale * danger / horizon as f64).min(MAX_SHARE)
     }
 }
+
+/// The most danger weight of a move's share of the time.
+const MAX_DANGER: f64 = 2.5;
 
 /// The most of the remaining time one move may take.
 const MAX_SHARE: f64 = 0.05;
@@ -607,6 +625,22 @@ mod tests {
         assert!(left_after(5000, 45) > 0.0);
         // A nearly full board gets more of the time than an open one.
         assert!(Settings::AI.time_share(70, 100) > 3.0 * Settings::AI.time_share(20, 100));
+    }
+
+    #[test]
+    fn danger_floors_outside_their_range_are_refused() {
+        let with = |danger_floor| {
+            Settings {
+                danger_floor,
+                ..Settings::AI
+            }
+            .check()
+        };
+        assert_eq!(with(0.2), Ok(()));
+        assert_eq!(with(MAX_DANGER), Ok(()));
+        assert!(with(0.0).unwrap_err().starts_with("danger_floor=0: "));
+        assert!(with(2.6).unwrap_err().starts_with("danger_floor=2.6: "));
+        assert!(with(f64::NAN).is_err());
     }
 
     #[test]
