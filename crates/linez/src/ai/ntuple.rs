@@ -556,7 +556,8 @@ impl Network {
             near.offer(window, raw);
             *feature = stage + geometry.feature(window, raw);
         }
-        for (term, count) in global_counts(board, &board.legal_moves(), &near).into_iter().enumerate() {
+        let counts = global_counts(board, &board.legal_moves(), &near);
+        for (term, count) in counts.into_iter().enumerate() {
             features[COUNT + term] = self.global_offset(term) + count as u32;
         }
         let blocks = block_geometry();
@@ -987,8 +988,8 @@ impl<'a> Scorer<'a> {
                 // Per target, what the sum of the take and the put gets wrong for the windows
                 // and blocks holding both cells: there the two change one pattern.
                 let mut shared = [0.0f32; CELLS];
-                let take = put.windows.correct(&Windows(self), from.index(), color, targets, &mut shared)
-                    + put.blocks.correct(&Blocks(self), from.index(), color, targets, &mut shared);
+                let take = put.windows.correct(&Windows(self), from, color, targets, &mut shared)
+                    + put.blocks.correct(&Blocks(self), from, color, targets, &mut shared);
                 for to in region.cells {
                     let mv = Move { from, to };
                     // A line of five through the target clears, unless the moved ball was one
@@ -1171,7 +1172,7 @@ impl<const N: usize, const K: usize> TuplePuts<N, K> {
     fn correct(
         &self,
         tuples: &impl TupleKind<N>,
-        from: usize,
+        from: Cell,
         color: u8,
         targets: u128,
         shared: &mut [f32; CELLS],
@@ -1186,8 +1187,8 @@ impl<const N: usize, const K: usize> TuplePuts<N, K> {
                 let to = tuples.cell(tuple, to_slot);
                 if targets & 1u128 << to != 0 {
                     let moved = taken_raw | (color as usize) << (3 * to_slot);
-                    shared[to] +=
-                        tuples.change(tuple, moved) - taken - self.put[tuple][to_slot][color as usize];
+                    let put = self.put[tuple][to_slot][color as usize];
+                    shared[to] += tuples.change(tuple, moved) - taken - put;
                 }
             });
         }
@@ -1204,7 +1205,7 @@ trait TupleKind<const N: usize> {
     /// The tuple's cell in `slot`.
     fn cell(&self, tuple: usize, slot: usize) -> usize;
     /// The tuples through `cell`, with the shift of its digit in their raw codes.
-    fn of_cell(&self, cell: usize) -> &[(u8, u8)];
+    fn of_cell(&self, cell: Cell) -> &[(u8, u8)];
 }
 
 /// The windows of a scorer's board.
@@ -1224,9 +1225,8 @@ impl TupleKind<LEN> for Windows<'_, '_> {
         self.0.geometry.cells[window][slot] as usize
     }
     #[inline]
-    fn of_cell(&self, cell: usize) -> &[(u8, u8)] {
-        let geometry = self.0.geometry;
-        &geometry.of_cell[cell][..geometry.of_cell_len[cell] as usize]
+    fn of_cell(&self, cell: Cell) -> &[(u8, u8)] {
+        self.0.geometry.windows_of(cell)
     }
 }
 
@@ -1247,8 +1247,8 @@ impl TupleKind<BLOCK_LEN> for Blocks<'_, '_> {
         self.0.blocks.cells[block][slot] as usize
     }
     #[inline]
-    fn of_cell(&self, cell: usize) -> &[(u8, u8)] {
-        self.0.blocks.blocks_of(cell)
+    fn of_cell(&self, cell: Cell) -> &[(u8, u8)] {
+        self.0.blocks.blocks_of(cell.index())
     }
 }
 
