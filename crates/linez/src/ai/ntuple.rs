@@ -667,6 +667,16 @@ impl Network {
         self.best_move_exact(board, EXACT_RESCORED)
     }
 
+    /// The 1-ply player's move: [`Network::best_move`], or with `clear_first` the best clear
+    /// whenever a move clears (as the search's replies play).
+    pub fn greedy_move(&self, board: &Board, clear_first: bool) -> Option<(Move, f32, u32)> {
+        if clear_first {
+            self.best_move_clearing_first(board, EXACT_RESCORED)
+        } else {
+            self.best_move(board)
+        }
+    }
+
     /// [`Network::best_move`] after the best `exact` quiet moves by fast score (1 to
     /// [`MAX_EXACT`]) got their exact worth.
     pub fn best_move_exact(&self, board: &Board, exact: usize) -> Option<(Move, f32, u32)> {

@@ -84,12 +84,10 @@ impl Mover<'_> {
                 )
             }
             Mover::Greedy(network, clear_first) => {
-                let best = if *clear_first {
-                    network.best_move_clearing_first(board, 8)
-                } else {
-                    network.best_move(board)
-                };
-                best.expect("the player's turn has a move").0
+                network
+                    .greedy_move(board, *clear_first)
+                    .expect("the player's turn has a move")
+                    .0
             }
         }
     }

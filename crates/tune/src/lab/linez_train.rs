@@ -49,9 +49,13 @@ pub struct TrainArgs {
     /// cut there).
     #[arg(long, value_name = "AFTERSTATES", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
     horizon: u32,
+    /// The self-play player always plays a move that clears when there is one (the best by the
+    /// network), as the search's replies do; without it the network's values decide.
+    #[arg(long)]
+    clear_first: bool,
     /// Go on with the run OUT.state holds (after an interruption, or to train longer): its
     /// network, spawns, learning rates and settings, up to GAMES games in all.
-    #[arg(long, conflicts_with_all = ["rate", "init", "stages", "seed", "lambda", "horizon"])]
+    #[arg(long, conflicts_with_all = ["rate", "init", "stages", "seed", "lambda", "horizon", "clear_first"])]
     resume: bool,
 }
 
@@ -130,6 +134,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
                 lambda: args.lambda,
                 horizon: args.horizon as usize,
             },
+            clear_first: args.clear_first,
         };
         std::fs::write(
             &curve_path,
@@ -151,6 +156,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             &mut run.rng,
             run.rate,
             run.lambda,
+            run.clear_first,
         );
         run.games += 1;
         score_sum += score;
@@ -216,10 +222,14 @@ struct Run {
     seconds: f64,
     rate: f32,
     lambda: Lambda,
+    /// Whether the self-play player clears first.
+    clear_first: bool,
 }
 
-/// Header of OUT.state.
-const STATE_MAGIC: &[u8; 8] = b"LZTRAIN1";
+/// Header of OUT.state; version 1 (without the policy word) reads as a run that does not clear
+/// first.
+const STATE_MAGIC: &[u8; 8] = b"LZTRAIN2";
+const STATE_MAGIC_V1: &[u8; 8] = b"LZTRAIN1";
 
 impl Run {
     /// Writes the network to `out` and the whole state to `state` (the network again, so that
@@ -237,6 +247,7 @@ impl Run {
         bytes.extend_from_slice(&self.rate.to_le_bytes());
         bytes.extend_from_slice(&self.lambda.lambda.to_le_bytes());
         bytes.extend_from_slice(&(self.lambda.horizon as u64).to_le_bytes());
+        bytes.extend_from_slice(&u64::from(self.clear_first).to_le_bytes());
         bytes.extend_from_slice(&(network.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&network);
         bytes.extend_from_slice(&trainer);
@@ -244,9 +255,13 @@ impl Run {
     }
 
     fn from_bytes(bytes: &[u8]) -> Result<Run, String> {
-        let mut rest = bytes
-            .strip_prefix(STATE_MAGIC)
-            .ok_or("not a linez-train state (bad header)")?;
+        let (mut rest, has_policy) = if let Some(rest) = bytes.strip_prefix(STATE_MAGIC) {
+            (rest, true)
+        } else if let Some(rest) = bytes.strip_prefix(STATE_MAGIC_V1) {
+            (rest, false)
+        } else {
+            return Err("not a linez-train state (bad header)".into());
+        };
         let mut word = || -> Result<[u8; 8], String> {
             let (head, tail) = rest.split_at_checked(8).ok_or("truncated state")?;
             rest = tail;
@@ -262,6 +277,15 @@ impl Run {
         let rate = f32::from_le_bytes(pair[..4].try_into().expect("four bytes"));
         let lambda = f32::from_le_bytes(pair[4..].try_into().expect("four bytes"));
         let horizon = usize::try_from(u64::from_le_bytes(word()?)).map_err(|e| e.to_string())?;
+        let clear_first = if has_policy {
+            match u64::from_le_bytes(word()?) {
+                0 => false,
+                1 => true,
+                other => return Err(format!("policy word {other}: expected 0 or 1")),
+            }
+        } else {
+            false
+        };
         let network_len =
             usize::try_from(u64::from_le_bytes(word()?)).map_err(|e| e.to_string())?;
         let (network, trainer) = rest
@@ -280,6 +304,7 @@ impl Run {
                 lambda,
                 horizon: horizon.max(1),
             },
+            clear_first,
         })
     }
 }
@@ -359,6 +384,7 @@ fn train_game(
     rng: &mut FastRng,
     rate: f32,
     lambda: Lambda,
+    clear_first: bool,
 ) -> (u64, u64) {
     let mut board = Board::empty();
     for _ in 0..3 {
@@ -381,7 +407,9 @@ fn train_game(
             reward += spawn(&mut state, rng);
             continue;
         }
-        let (mv, _, _) = network.best_move(&state.board).expect("a ball can move");
+        let (mv, _, _) = network
+            .greedy_move(&state.board, clear_first)
+            .expect("a ball can move");
         let turn = state.play_unchecked(mv);
         if let Turn::Cleared { points, .. } = turn {
             reward += points as f32;
@@ -397,5 +425,64 @@ fn train_game(
         if turn == Turn::SpawnDue {
             reward += spawn(&mut state, rng);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(clear_first: bool) -> Run {
+        let network = Network::new(1);
+        Run {
+            trainer: Trainer::new(&network),
+            network,
+            rng: FastRng::new(7),
+            games: 12,
+            seconds: 3.5,
+            rate: 0.25,
+            lambda: Lambda {
+                lambda: 0.3,
+                horizon: 4,
+            },
+            clear_first,
+        }
+    }
+
+    /// The state file as [`Run::save`] writes it.
+    fn state_bytes(run: &Run) -> Vec<u8> {
+        let dir = std::env::temp_dir().join(format!("linez-train-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (out, state) = (dir.join("n.bin"), dir.join("n.bin.state"));
+        run.save(&out, &state).unwrap();
+        let bytes = std::fs::read(&state).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        bytes
+    }
+
+    #[test]
+    fn a_state_keeps_its_policy_and_a_version_1_state_does_not_clear_first() {
+        for clear_first in [false, true] {
+            let bytes = state_bytes(&run(clear_first));
+            let read = Run::from_bytes(&bytes).unwrap();
+            assert_eq!(read.clear_first, clear_first);
+            assert_eq!((read.games, read.rate, read.lambda.horizon), (12, 0.25, 4));
+        }
+        // Version 1: the same words without the policy word (after the horizon's).
+        let bytes = state_bytes(&run(true));
+        let policy_at = STATE_MAGIC.len() + 8 * 8;
+        let mut v1 = STATE_MAGIC_V1.to_vec();
+        v1.extend_from_slice(&bytes[STATE_MAGIC.len()..policy_at]);
+        v1.extend_from_slice(&bytes[policy_at + 8..]);
+        let read = Run::from_bytes(&v1).unwrap();
+        assert!(!read.clear_first);
+        assert_eq!(read.games, 12);
+        // A policy word other than 0 or 1 is refused.
+        let mut bad = bytes.clone();
+        bad[policy_at] = 2;
+        let refused = Run::from_bytes(&bad)
+            .err()
+            .expect("a bad policy word is refused");
+        assert!(refused.contains("policy word 2"), "{refused}");
     }
 }

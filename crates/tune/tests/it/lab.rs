@@ -143,6 +143,7 @@ fn linez_train_resumes_where_it_stopped_and_learns_as_if_never_stopped() {
         "4",
         "--rate",
         "0.5",
+        "--clear-first",
     ];
     train("6", &whole, &settings);
     // Stopped after 4 games (as an interruption after the report at 4 would leave it), then
