@@ -65,6 +65,10 @@ pub struct Settings {
     /// block the line): effort 16, seeds 201-300, 0 -> 1: 1,489 -> 2,743; the network played
     /// greedily, seeds 1001-3000: 870 -> 1,119. The hand-made evaluation always clears first.
     pub clear_first: u32,
+    /// On a board with at most this many empty cells after a quiet move (0: never), every
+    /// candidate's worth is exact over the first spawn: all its placements, each followed by
+    /// one sampled future of the deeper spawns, instead of sampled rounds.
+    pub exact_spawn: u32,
 }
 
 marathon_core::tunable!(Settings {
@@ -83,6 +87,8 @@ marathon_core::tunable!(Settings {
                  --effort sets the rounds instead)",
     clear_first: "1: a move that clears is always played, at the root and in the sampled \
                   futures; 0: the network's values decide (hand always clears first)",
+    exact_spawn: "at most this many empty cells after a quiet move (0: never): the candidates' \
+                  worths are exact over the first spawn's placements, not sampled (3 to 8)",
 } check = Settings::check);
 
 impl Settings {
@@ -105,6 +111,12 @@ impl Settings {
         }
         if self.clear_first > 1 {
             return Err(format!("clear_first={}: expected 0 or 1", self.clear_first));
+        }
+        if self.exact_spawn != 0 && !(3..=MAX_EXACT_SPAWN).contains(&self.exact_spawn) {
+            return Err(format!(
+                "exact_spawn={}: expected 0, or 3 to {MAX_EXACT_SPAWN}",
+                self.exact_spawn
+            ));
         }
         if self.candidates == 0 {
             return Err("candidates=0: expected at least 1".into());
@@ -135,6 +147,7 @@ impl Settings {
         danger_floor: 0.2,
         max_rounds: 64,
         clear_first: 1,
+        exact_spawn: 0,
     };
 
     /// The share of the remaining time for a move on a board with `balls` balls, `played`
@@ -149,6 +162,9 @@ impl Settings {
         (self.time_scale * danger / horizon as f64).min(MAX_SHARE)
     }
 }
+
+/// The most empty cells on which the first spawn is enumerated (8 x 7 x 6 placements).
+const MAX_EXACT_SPAWN: u32 = 8;
 
 /// The most danger weight of a move's share of the time.
 const MAX_DANGER: f64 = 2.5;
@@ -348,25 +364,82 @@ impl<E: Evaluator> SearchPlayer<E> {
         let mut board = *board;
         let removed = board.move_ball(mv);
         debug_assert_eq!(removed, 0, "clearing moves are not sampled");
-        let mut worth = 0.0;
-        for (level, spawn) in future.spawns().iter().enumerate() {
-            let Some((after, spawn_removed)) = spawn.apply(&board) else {
-                return worth + self.evaluator.game_over();
-            };
-            worth += self.evaluator.clear_value(spawn_removed);
-            let Some((reply, reply_worth, reply_removed)) =
-                self.evaluator
-                    .best_reply(&after, self.settings.reply_exact, self.clear_first())
-            else {
-                return worth + self.evaluator.stuck_value(&after);
-            };
-            if level + 1 == future.spawns().len() || reply_removed > 0 {
-                return worth + reply_worth;
-            }
-            board = after;
-            board.move_ball(reply);
+        self.play_out(&board, future.spawns())
+    }
+
+    /// The worth of `spawns` coming to `board` in turn, the best reply after each.
+    fn play_out(&self, board: &Board, spawns: &[Spawn]) -> f32 {
+        let (first, rest) = spawns.split_first().expect("at least one spawn");
+        let Some((after, removed)) = first.apply(board) else {
+            return self.evaluator.game_over();
+        };
+        self.evaluator.clear_value(removed) + self.reply_then(&after, rest)
+    }
+
+    /// The worth of the best reply on `board` (a spawn just came), then of `rest` after it: a
+    /// reply that clears, or the last, is worth what the evaluation says.
+    fn reply_then(&self, board: &Board, rest: &[Spawn]) -> f32 {
+        let Some((reply, worth, removed)) =
+            self.evaluator
+                .best_reply(board, self.settings.reply_exact, self.clear_first())
+        else {
+            return self.evaluator.stuck_value(board);
+        };
+        if rest.is_empty() || removed > 0 {
+            return worth;
         }
-        unreachable!("a future holds at least one spawn")
+        let mut board = *board;
+        board.move_ball(reply);
+        self.play_out(&board, rest)
+    }
+
+    /// The worth of the quiet move `mv`, exact over the first spawn: every ordered placement of
+    /// the preview's balls on the empty cells (equally likely), each followed by the best reply
+    /// and by the deeper levels of its own future from `futures` (the same future for the same
+    /// placement index across candidates).
+    fn exact_over_first_spawn(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        preview: [Color; PREVIEW_LEN],
+        futures: &mut Vec<Future>,
+    ) -> f32 {
+        let mut after = *board;
+        after.move_ball(mv);
+        let free = after.empty_cells().count();
+        let radices: Vec<u32> = (0..PREVIEW_LEN as u32)
+            .map(|ball| free.saturating_sub(ball))
+            .take_while(|&radix| radix > 0)
+            .collect();
+        let mut choice = vec![0u32; radices.len()];
+        let (mut total, mut outcomes) = (0.0f64, 0usize);
+        loop {
+            if futures.len() == outcomes {
+                futures.push(Future::random(preview, self.settings.depth, &mut self.rng));
+            }
+            let mut state = State::new(after, preview);
+            let mut ball = 0;
+            let removed = state.spawn(|_| {
+                ball += 1;
+                choice[ball - 1]
+            });
+            let worth = if state.is_over() {
+                self.evaluator.game_over()
+            } else {
+                self.evaluator.clear_value(removed)
+                    + self.reply_then(&state.board, &futures[outcomes].spawns()[1..])
+            };
+            total += f64::from(worth);
+            outcomes += 1;
+            // The next placement, the last ball's cell counting fastest.
+            let Some(position) = (0..choice.len()).rev().find(|&p| choice[p] + 1 < radices[p])
+            else {
+                break;
+            };
+            choice[position] += 1;
+            choice[position + 1..].fill(0);
+        }
+        (total / outcomes as f64) as f32
     }
 }
 
@@ -568,6 +641,19 @@ impl<E: Evaluator> SearchPlayer<E> {
             })
             .collect();
 
+        let empty_after = board.empty_cells().count();
+        if self.settings.exact_spawn > 0 && empty_after <= self.settings.exact_spawn {
+            let mut futures = Vec::new();
+            for candidate in candidates.iter_mut().filter(|c| c.exact.is_none()) {
+                candidate.exact =
+                    Some(self.exact_over_first_spawn(board, candidate.mv, preview, &mut futures));
+            }
+            return candidates
+                .iter()
+                .max_by(|a, b| a.mean().total_cmp(&b.mean()))
+                .map(|c| c.mv);
+        }
+
         let deadline = self.effort.is_none().then(|| {
             Instant::now()
                 + spare.mul_f64(self.settings.time_share(board.ball_count(), self.played))
@@ -705,6 +791,90 @@ mod tests {
             };
             let mv = player.choose(&seen, &clock);
             assert_eq!(board.clone().move_ball(mv), 5, "seed {seed}: {mv:?}");
+        }
+    }
+
+    /// An evaluation whose reply is worth the balls on the top row, counting its replies.
+    struct TopRow(std::cell::Cell<u32>);
+
+    impl Evaluator for TopRow {
+        const CLEAR_FIRST: bool = true;
+        fn candidates(&self, _: &Board, _: usize, _: usize) -> Vec<(Move, f32, u32)> {
+            unreachable!("the test values one move")
+        }
+        fn best_reply(&self, board: &Board, _: usize, _: bool) -> Option<(Move, f32, u32)> {
+            self.0.set(self.0.get() + 1);
+            let top = (0..9).filter(|&col| board.get(Cell::new(0, col)).is_some()).count();
+            let mv = Move::new(Cell::from_index(0), Cell::from_index(1));
+            Some((mv, top as f32, 0))
+        }
+        fn stuck_value(&self, _: &Board) -> f32 {
+            unreachable!("a board with balls")
+        }
+        fn clearing_worth(&self, _: &Board, _: Move, _: u32, worth: f32) -> f32 {
+            worth
+        }
+        fn clear_value(&self, removed: u32) -> f32 {
+            removed as f32
+        }
+        fn game_over(&self) -> f32 {
+            -1.0
+        }
+    }
+
+    /// A full board whose neighbours in every direction differ in colour (no line can form),
+    /// but for `empty`.
+    fn full_but(empty: &[(usize, usize)]) -> Board {
+        let mut board = Board::empty();
+        for row in 0..9 {
+            for col in 0..9 {
+                if !empty.contains(&(row, col)) {
+                    board.put(Cell::new(row, col), 1 + ((row + 2 * col) % 7) as Color);
+                }
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn the_first_spawn_is_valued_over_every_placement() {
+        let settings = Settings {
+            depth: 1,
+            ..Settings::AI
+        };
+        let mut player = SearchPlayer::new(TopRow(Default::default()), FastRng::new(1), None, settings);
+        // After the move, four cells are empty, two of them on the top row (seven balls): the
+        // three spawned balls fill 1.5 of those two on average over the 4 x 3 x 2 placements.
+        let board = full_but(&[(0, 0), (0, 1), (5, 5), (8, 8)]);
+        let mv = Move::new(Cell::new(4, 4), Cell::new(5, 5));
+        let mut futures = Vec::new();
+        let worth = player.exact_over_first_spawn(&board, mv, [2, 3, 4], &mut futures);
+        assert_eq!(worth, 8.5);
+        assert_eq!((player.evaluator.0.get(), futures.len()), (24, 24));
+        // Two empty cells: every placement fills the board, no reply is asked for.
+        let board = full_but(&[(0, 0), (5, 5)]);
+        let worth = player.exact_over_first_spawn(&board, mv, [2, 3, 4], &mut futures);
+        assert_eq!(worth, -1.0);
+        assert_eq!((player.evaluator.0.get(), futures.len()), (24, 24));
+    }
+
+    #[test]
+    fn exact_spawn_is_off_or_three_to_eight() {
+        let with = |exact_spawn| {
+            Settings {
+                exact_spawn,
+                ..Settings::AI
+            }
+            .check()
+        };
+        for fine in [0, 3, 8] {
+            assert_eq!(with(fine), Ok(()));
+        }
+        for refused in [1, 2, 9] {
+            assert_eq!(
+                with(refused),
+                Err(format!("exact_spawn={refused}: expected 0, or 3 to 8"))
+            );
         }
     }
 
