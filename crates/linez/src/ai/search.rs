@@ -644,23 +644,34 @@ impl<E: Evaluator> SearchPlayer<E> {
             })
             .collect();
 
-        let empty_after = board.empty_cells().count();
-        if self.settings.exact_spawn > 0 && empty_after <= self.settings.exact_spawn {
-            let mut futures = Vec::new();
-            for candidate in candidates.iter_mut().filter(|c| c.exact.is_none()) {
-                candidate.exact =
-                    Some(self.exact_over_first_spawn(board, candidate.mv, preview, &mut futures));
-            }
-            return candidates
-                .iter()
-                .max_by(|a, b| a.mean().total_cmp(&b.mean()))
-                .map(|c| c.mv);
-        }
-
         let deadline = self.effort.is_none().then(|| {
             Instant::now()
                 + spare.mul_f64(self.settings.time_share(board.ball_count(), self.played))
         });
+        let empty_after = board.empty_cells().count();
+        if self.settings.exact_spawn > 0 && empty_after <= self.settings.exact_spawn {
+            // Best first by one-move worth: past the move's time, the candidates valued so far
+            // decide (the first always is).
+            let mut futures = Vec::new();
+            for candidate in &mut candidates {
+                if candidate.exact.is_none() {
+                    candidate.exact = Some(self.exact_over_first_spawn(
+                        board,
+                        candidate.mv,
+                        preview,
+                        &mut futures,
+                    ));
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+            }
+            return candidates
+                .iter()
+                .filter(|c| c.exact.is_some())
+                .max_by(|a, b| a.mean().total_cmp(&b.mean()))
+                .map(|c| c.mv);
+        }
         let rounds = self.effort.unwrap_or(self.settings.max_rounds);
         let mut round = 0;
         while round < rounds {
@@ -797,13 +808,16 @@ mod tests {
         }
     }
 
-    /// An evaluation whose reply is worth the balls on the top row, counting its replies.
-    struct TopRow(std::cell::Cell<u32>);
+    /// An evaluation whose reply is worth the balls on the top row, counting its replies; its
+    /// candidates are the quiet moves `mvs`, best first.
+    #[derive(Default)]
+    struct TopRow(std::cell::Cell<u32>, Vec<Move>);
 
     impl Evaluator for TopRow {
         const CLEAR_FIRST: bool = true;
-        fn candidates(&self, _: &Board, _: usize, _: usize) -> Vec<(Move, f32, u32)> {
-            unreachable!("the test values one move")
+        fn candidates(&self, _: &Board, n: usize, _: usize) -> Vec<(Move, f32, u32)> {
+            let worths = (0..self.1.len()).map(|rank| -(rank as f32));
+            self.1.iter().zip(worths).map(|(&mv, worth)| (mv, worth, 0)).take(n).collect()
         }
         fn best_reply(&self, board: &Board, _: usize, _: bool) -> Option<(Move, f32, u32)> {
             self.0.set(self.0.get() + 1);
@@ -845,7 +859,7 @@ mod tests {
             depth: 1,
             ..Settings::AI
         };
-        let mut player = SearchPlayer::new(TopRow(Default::default()), FastRng::new(1), None, settings);
+        let mut player = SearchPlayer::new(TopRow::default(), FastRng::new(1), None, settings);
         // After the move, four cells are empty, two of them on the top row (seven balls): the
         // three spawned balls fill 1.5 of those two on average over the 4 x 3 x 2 placements.
         let board = full_but(&[(0, 0), (0, 1), (5, 5), (8, 8)]);
@@ -859,6 +873,44 @@ mod tests {
         let worth = player.exact_over_first_spawn(&board, mv, [2, 3, 4], &mut futures);
         assert_eq!(worth, -1.0);
         assert_eq!((player.evaluator.0.get(), futures.len()), (24, 24));
+    }
+
+    #[test]
+    fn the_exact_first_spawn_keeps_to_the_moves_time() {
+        // Four empty cells after each of three quiet moves, 24 placements of the spawn and one
+        // reply each. The first and the third leave two of them on the top row (worth 8.5, as
+        // above); the second moves a ball up into it (seven balls and one more in 3 of 4
+        // placements: 8.75), so it is the best.
+        let board = full_but(&[(0, 0), (0, 1), (5, 5), (8, 8)]);
+        let mvs = vec![
+            Move::new(Cell::new(4, 5), Cell::new(5, 5)),
+            Move::new(Cell::new(1, 0), Cell::new(0, 0)),
+            Move::new(Cell::new(8, 7), Cell::new(8, 8)),
+        ];
+        let settings = Settings {
+            depth: 1,
+            exact_spawn: 4,
+            ..Settings::AI
+        };
+        let seen = Observation {
+            board,
+            preview: [2, 3, 4],
+        };
+        let replies = |clock: &Clock, effort: Option<u64>| {
+            let evaluator = TopRow(Default::default(), mvs.clone());
+            let mut player = SearchPlayer::new(evaluator, FastRng::new(1), effort, settings);
+            let mv = player.choose(&seen, clock);
+            (mv, player.evaluator.0.get())
+        };
+        // At a fixed effort every candidate is valued.
+        let limit = Duration::from_secs(20);
+        let (mv, all) = replies(&Clock::stopped(limit, Duration::ZERO), Some(4));
+        assert_eq!((mv, all), (mvs[1], 3 * 24));
+        // A nanosecond to spare: the move's share of it is nothing, so the first candidate,
+        // valued before the time is looked at, decides alone.
+        let nearly_all = limit - time_reserve(limit) - Duration::from_nanos(1);
+        let (mv, first) = replies(&Clock::stopped(limit, nearly_all), None);
+        assert_eq!((mv, first), (mvs[0], 24));
     }
 
     #[test]
