@@ -576,15 +576,19 @@ impl Candidate {
     }
 }
 
+/// The candidate of the highest mean worth (the last of equals).
+fn leader<'c>(candidates: impl IntoIterator<Item = &'c Candidate>) -> Option<&'c Candidate> {
+    candidates
+        .into_iter()
+        .max_by(|a, b| a.mean().total_cmp(&b.mean()))
+}
+
 /// Whether the leading candidate is, with confidence, not worse than any other by more than
 /// `margin`: then more samples would change the move rarely and little, and the time
 /// is better kept for the moves that are close. Rounds pair the candidates' samples (the same
 /// spawns), so the test is on the paired differences, whose spread is far smaller.
 fn settled(candidates: &[Candidate], rounds: usize, margin: f64) -> bool {
-    let Some(leader) = candidates
-        .iter()
-        .max_by(|a, b| a.mean().total_cmp(&b.mean()))
-    else {
+    let Some(leader) = leader(candidates) else {
         return true;
     };
     candidates.iter().all(|other| {
@@ -648,8 +652,9 @@ impl<E: Evaluator> SearchPlayer<E> {
             Instant::now()
                 + spare.mul_f64(self.settings.time_share(board.ball_count(), self.played))
         });
-        let empty_after = board.empty_cells().count();
-        if self.settings.exact_spawn > 0 && empty_after <= self.settings.exact_spawn {
+        // A quiet move keeps the count of empty cells.
+        let exact_spawn = self.settings.exact_spawn;
+        if exact_spawn > 0 && board.empty_cells().count() <= exact_spawn {
             // Best first by one-move worth: past the move's time, the candidates valued so far
             // decide (the first always is).
             let mut futures = Vec::new();
@@ -666,11 +671,7 @@ impl<E: Evaluator> SearchPlayer<E> {
                     break;
                 }
             }
-            return candidates
-                .iter()
-                .filter(|c| c.exact.is_some())
-                .max_by(|a, b| a.mean().total_cmp(&b.mean()))
-                .map(|c| c.mv);
+            return leader(candidates.iter().filter(|c| c.exact.is_some())).map(|c| c.mv);
         }
         let rounds = self.effort.unwrap_or(self.settings.max_rounds);
         let mut round = 0;
@@ -696,10 +697,7 @@ impl<E: Evaluator> SearchPlayer<E> {
                 candidates.truncate(keep);
             }
         }
-        candidates
-            .iter()
-            .max_by(|a, b| a.mean().total_cmp(&b.mean()))
-            .map(|c| c.mv)
+        leader(&candidates).map(|c| c.mv)
     }
 }
 
