@@ -12,7 +12,7 @@
 //! cleared at once, at the root and in the sampled futures (waiting lets a spawn block it, and
 //! neither evaluation prices that risk well; `Settings::clear_first`).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use marathon_core::rng::FastRng;
 
@@ -648,8 +648,10 @@ impl<E: Evaluator> SearchPlayer<E> {
             })
             .collect();
 
+        // The move's share, counted on the clock in force (the CPU clock counts this thread's
+        // CPU time: a busy machine does not shorten the move).
         let deadline = self.effort.is_none().then(|| {
-            Instant::now()
+            clock.elapsed()
                 + spare.mul_f64(self.settings.time_share(board.ball_count(), self.played))
         });
         // A quiet move keeps the count of empty cells.
@@ -667,7 +669,7 @@ impl<E: Evaluator> SearchPlayer<E> {
                         &mut futures,
                     ));
                 }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if deadline.is_some_and(|d| clock.elapsed() >= d) {
                     break;
                 }
             }
@@ -682,7 +684,7 @@ impl<E: Evaluator> SearchPlayer<E> {
                 candidate.push(worth);
             }
             round += 1;
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if deadline.is_some_and(|d| clock.elapsed() >= d) {
                 break;
             }
             if (round as usize).is_multiple_of(SETTLED_CHECK)
@@ -909,6 +911,42 @@ mod tests {
         let nearly_all = limit - time_reserve(limit) - Duration::from_nanos(1);
         let (mv, first) = replies(&Clock::stopped(limit, nearly_all), None);
         assert_eq!((mv, first), (mvs[0], 24));
+    }
+
+    #[test]
+    fn a_moves_time_is_counted_on_the_clock_in_force() {
+        // A clock that stands still never ends a move's sampling, however small its share: the
+        // timed search samples the rounds a fixed effort of the rounds cap does, draw for draw.
+        // (A deadline on the wall clock, whatever the clock in force, ended it after a round.)
+        let board = full_but(&[(0, 0), (0, 1), (5, 5), (8, 8)]);
+        let mvs = vec![
+            Move::new(Cell::new(4, 5), Cell::new(5, 5)),
+            Move::new(Cell::new(1, 0), Cell::new(0, 0)),
+            Move::new(Cell::new(8, 7), Cell::new(8, 8)),
+        ];
+        let settings = Settings {
+            depth: 1,
+            ..Settings::AI
+        };
+        let seen = Observation {
+            board,
+            preview: [2, 3, 4],
+        };
+        let replies = |clock: &Clock, effort: Option<u64>| {
+            let evaluator = TopRow(Default::default(), mvs.clone());
+            let mut player = SearchPlayer::new(evaluator, FastRng::new(1), effort, settings);
+            let mv = player.choose(&seen, clock);
+            (mv, player.evaluator.0.get())
+        };
+        let limit = Duration::from_secs(20);
+        // Ten microseconds to spare: the move's share is a few nanoseconds.
+        let used = limit - time_reserve(limit) - Duration::from_micros(10);
+        let timed = replies(&Clock::stopped(limit, used), None);
+        let fixed = replies(&Clock::stopped(limit, used), Some(settings.max_rounds));
+        assert_eq!(timed, fixed);
+        // Three candidates for four rounds, then the better two until the leader is surely
+        // the best (the first test, at round 8).
+        assert_eq!(timed.1, 3 * 4 + 2 * 4);
     }
 
     #[test]
