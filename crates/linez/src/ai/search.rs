@@ -875,42 +875,49 @@ mod tests {
         assert_eq!((player.evaluator.0.get(), futures.len()), (24, 24));
     }
 
-    #[test]
-    fn the_exact_first_spawn_keeps_to_the_moves_time() {
-        // Four empty cells after each of three quiet moves, 24 placements of the spawn and one
-        // reply each. The first and the third leave two of them on the top row (worth 8.5, as
-        // above); the second moves a ball up into it (seven balls and one more in 3 of 4
-        // placements: 8.75), so it is the best.
-        let board = full_but(&[(0, 0), (0, 1), (5, 5), (8, 8)]);
+    /// Three quiet moves on a board with four empty cells: after each, 24 placements of the
+    /// spawn and one reply each. The first and the third leave two empty cells on the top row
+    /// (worth 8.5, as above); the second moves a ball up into it (seven balls and one more in
+    /// 3 of 4 placements: 8.75), so it is the best.
+    fn three_quiet_moves() -> (Observation, Vec<Move>) {
+        let seen = Observation {
+            board: full_but(&[(0, 0), (0, 1), (5, 5), (8, 8)]),
+            preview: [2, 3, 4],
+        };
         let mvs = vec![
             Move::new(Cell::new(4, 5), Cell::new(5, 5)),
             Move::new(Cell::new(1, 0), Cell::new(0, 0)),
             Move::new(Cell::new(8, 7), Cell::new(8, 8)),
         ];
+        (seen, mvs)
+    }
+
+    /// The move a search of `settings` chooses among [`three_quiet_moves`] on `clock`, and the
+    /// number of replies it valued.
+    fn choice_and_replies(settings: Settings, clock: &Clock, effort: Option<u64>) -> (Move, u32) {
+        let (seen, mvs) = three_quiet_moves();
+        let mut player = SearchPlayer::new(TopRow(Default::default(), mvs), FastRng::new(1), effort, settings);
+        let mv = player.choose(&seen, clock);
+        (mv, player.evaluator.0.get())
+    }
+
+    #[test]
+    fn the_exact_first_spawn_keeps_to_the_moves_time() {
+        let (_, mvs) = three_quiet_moves();
         let settings = Settings {
             depth: 1,
             exact_spawn: 4,
             ..Settings::AI
         };
-        let seen = Observation {
-            board,
-            preview: [2, 3, 4],
-        };
-        let replies = |clock: &Clock, effort: Option<u64>| {
-            let evaluator = TopRow(Default::default(), mvs.clone());
-            let mut player = SearchPlayer::new(evaluator, FastRng::new(1), effort, settings);
-            let mv = player.choose(&seen, clock);
-            (mv, player.evaluator.0.get())
-        };
         // At a fixed effort every candidate is valued.
         let limit = Duration::from_secs(20);
-        let (mv, all) = replies(&Clock::stopped(limit, Duration::ZERO), Some(4));
-        assert_eq!((mv, all), (mvs[1], 3 * 24));
+        let all = choice_and_replies(settings, &Clock::stopped(limit, Duration::ZERO), Some(4));
+        assert_eq!(all, (mvs[1], 3 * 24));
         // A nanosecond to spare: the move's share of it is nothing, so the first candidate,
         // valued before the time is looked at, decides alone.
         let nearly_all = limit - time_reserve(limit) - Duration::from_nanos(1);
-        let (mv, first) = replies(&Clock::stopped(limit, nearly_all), None);
-        assert_eq!((mv, first), (mvs[0], 24));
+        let first = choice_and_replies(settings, &Clock::stopped(limit, nearly_all), None);
+        assert_eq!(first, (mvs[0], 24));
     }
 
     #[test]
@@ -918,31 +925,15 @@ mod tests {
         // A clock that stands still never ends a move's sampling, however small its share: the
         // timed search samples the rounds a fixed effort of the rounds cap does, draw for draw.
         // (A deadline on the wall clock, whatever the clock in force, ended it after a round.)
-        let board = full_but(&[(0, 0), (0, 1), (5, 5), (8, 8)]);
-        let mvs = vec![
-            Move::new(Cell::new(4, 5), Cell::new(5, 5)),
-            Move::new(Cell::new(1, 0), Cell::new(0, 0)),
-            Move::new(Cell::new(8, 7), Cell::new(8, 8)),
-        ];
         let settings = Settings {
             depth: 1,
             ..Settings::AI
         };
-        let seen = Observation {
-            board,
-            preview: [2, 3, 4],
-        };
-        let replies = |clock: &Clock, effort: Option<u64>| {
-            let evaluator = TopRow(Default::default(), mvs.clone());
-            let mut player = SearchPlayer::new(evaluator, FastRng::new(1), effort, settings);
-            let mv = player.choose(&seen, clock);
-            (mv, player.evaluator.0.get())
-        };
         let limit = Duration::from_secs(20);
         // Ten microseconds to spare: the move's share is a few nanoseconds.
         let used = limit - time_reserve(limit) - Duration::from_micros(10);
-        let timed = replies(&Clock::stopped(limit, used), None);
-        let fixed = replies(&Clock::stopped(limit, used), Some(settings.max_rounds));
+        let timed = choice_and_replies(settings, &Clock::stopped(limit, used), None);
+        let fixed = choice_and_replies(settings, &Clock::stopped(limit, used), Some(settings.max_rounds));
         assert_eq!(timed, fixed);
         // Three candidates for four rounds, then the better two until the leader is surely
         // the best (the first test, at round 8).
