@@ -72,6 +72,11 @@ pub struct Settings {
     /// 1,844.7 -> 1,863.0 (paired +4.5 and +22.8, standard errors 3.7 and 12.5), 8 at about
     /// a third more CPU, which spread over every move buys more.
     pub exact_spawn: u32,
+    /// On a board with at most this many empty cells (0: never), a move's rounds, the effort's
+    /// or the cap's, are `crowded_factor` times as many: games are lost on crowded boards.
+    pub crowded_empty: u32,
+    /// See `crowded_empty` (1 to 16).
+    pub crowded_factor: u64,
 }
 
 marathon_core::tunable!(Settings {
@@ -92,6 +97,9 @@ marathon_core::tunable!(Settings {
                   futures; 0: the network's values decide (hand always clears first)",
     exact_spawn: "at most this many empty cells after a quiet move (0: never): the candidates' \
                   worths are exact over the first spawn's placements, not sampled (3 to 8)",
+    crowded_empty: "at most this many empty cells (0: never): the move's rounds (the effort's or \
+                    the cap's) are crowded_factor times as many",
+    crowded_factor: "the factor on the rounds of a crowded board (1 to 16)",
 } check = Settings::check);
 
 impl Settings {
@@ -119,6 +127,12 @@ impl Settings {
             return Err(format!(
                 "exact_spawn={}: expected 0, or 3 to {MAX_EXACT_SPAWN}",
                 self.exact_spawn
+            ));
+        }
+        if !(1..=MAX_CROWDED_FACTOR).contains(&self.crowded_factor) {
+            return Err(format!(
+                "crowded_factor={}: expected 1 to {MAX_CROWDED_FACTOR}",
+                self.crowded_factor
             ));
         }
         if self.candidates == 0 {
@@ -151,6 +165,8 @@ impl Settings {
         max_rounds: 64,
         clear_first: 1,
         exact_spawn: 0,
+        crowded_empty: 0,
+        crowded_factor: 1,
     };
 
     /// The share of the remaining time for a move on a board with `balls` balls, `played`
@@ -168,6 +184,9 @@ impl Settings {
 
 /// The most empty cells on which the first spawn is enumerated (8 x 7 x 6 placements).
 const MAX_EXACT_SPAWN: u32 = 8;
+
+/// The most factor on a crowded board's rounds.
+const MAX_CROWDED_FACTOR: u64 = 16;
 
 /// The most danger weight of a move's share of the time.
 const MAX_DANGER: f64 = 2.5;
@@ -675,7 +694,10 @@ impl<E: Evaluator> SearchPlayer<E> {
             }
             return leader(candidates.iter().filter(|c| c.exact.is_some())).map(|c| c.mv);
         }
-        let rounds = self.effort.unwrap_or(self.settings.max_rounds);
+        let mut rounds = self.effort.unwrap_or(self.settings.max_rounds);
+        if board.empty_cells().count() <= self.settings.crowded_empty {
+            rounds = rounds.saturating_mul(self.settings.crowded_factor);
+        }
         let mut round = 0;
         while round < rounds {
             let future = Future::random(preview, self.settings.depth, &mut self.rng);
@@ -938,6 +960,29 @@ mod tests {
         // Three candidates for four rounds, then the better two until the leader is surely
         // the best (the first test, at round 8).
         assert_eq!(timed.1, 3 * 4 + 2 * 4);
+    }
+
+    #[test]
+    fn a_crowded_board_gets_its_factor_of_rounds() {
+        // Four empty cells. Effort 4: three candidates for four rounds. As a crowded board
+        // with factor 2: eight rounds, the better two for the last four.
+        let (_, mvs) = three_quiet_moves();
+        let crowded = |crowded_empty, crowded_factor| Settings {
+            depth: 1,
+            crowded_empty,
+            crowded_factor,
+            ..Settings::AI
+        };
+        let clock = Clock::stopped(Duration::from_secs(20), Duration::ZERO);
+        let replies = |settings| choice_and_replies(settings, &clock, Some(4)).1;
+        assert_eq!(replies(crowded(0, 2)), 3 * 4);
+        assert_eq!(replies(crowded(3, 2)), 3 * 4);
+        assert_eq!(replies(crowded(4, 2)), 3 * 4 + 2 * 4);
+        assert_eq!(choice_and_replies(crowded(4, 2), &clock, Some(4)).0, mvs[1]);
+        let check = |crowded_factor| crowded(4, crowded_factor).check();
+        assert_eq!(check(MAX_CROWDED_FACTOR), Ok(()));
+        assert_eq!(check(0), Err("crowded_factor=0: expected 1 to 16".into()));
+        assert_eq!(check(17), Err("crowded_factor=17: expected 1 to 16".into()));
     }
 
     #[test]
