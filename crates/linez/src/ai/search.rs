@@ -674,8 +674,9 @@ impl<E: Evaluator> SearchPlayer<E> {
                 + spare.mul_f64(self.settings.time_share(board.ball_count(), self.played))
         });
         // A quiet move keeps the count of empty cells.
+        let empty = board.empty_cells().count();
         let exact_spawn = self.settings.exact_spawn;
-        if exact_spawn > 0 && board.empty_cells().count() <= exact_spawn {
+        if exact_spawn > 0 && empty <= exact_spawn {
             // Best first by one-move worth: past the move's time, the candidates valued so far
             // decide (the first always is).
             let mut futures = Vec::new();
@@ -695,7 +696,7 @@ impl<E: Evaluator> SearchPlayer<E> {
             return leader(candidates.iter().filter(|c| c.exact.is_some())).map(|c| c.mv);
         }
         let mut rounds = self.effort.unwrap_or(self.settings.max_rounds);
-        if board.empty_cells().count() <= self.settings.crowded_empty {
+        if empty <= self.settings.crowded_empty {
             rounds = rounds.saturating_mul(self.settings.crowded_factor);
         }
         let mut round = 0;
@@ -918,7 +919,8 @@ mod tests {
     /// number of replies it valued.
     fn choice_and_replies(settings: Settings, clock: &Clock, effort: Option<u64>) -> (Move, u32) {
         let (seen, mvs) = three_quiet_moves();
-        let mut player = SearchPlayer::new(TopRow(Default::default(), mvs), FastRng::new(1), effort, settings);
+        let evaluator = TopRow(Default::default(), mvs);
+        let mut player = SearchPlayer::new(evaluator, FastRng::new(1), effort, settings);
         let mv = player.choose(&seen, clock);
         (mv, player.evaluator.0.get())
     }
@@ -955,7 +957,11 @@ mod tests {
         // Ten microseconds to spare: the move's share is a few nanoseconds.
         let used = limit - time_reserve(limit) - Duration::from_micros(10);
         let timed = choice_and_replies(settings, &Clock::stopped(limit, used), None);
-        let fixed = choice_and_replies(settings, &Clock::stopped(limit, used), Some(settings.max_rounds));
+        let fixed = choice_and_replies(
+            settings,
+            &Clock::stopped(limit, used),
+            Some(settings.max_rounds),
+        );
         assert_eq!(timed, fixed);
         // Three candidates for four rounds, then the better two until the leader is surely
         // the best (the first test, at round 8).
@@ -977,8 +983,8 @@ mod tests {
         let replies = |settings| choice_and_replies(settings, &clock, Some(4)).1;
         assert_eq!(replies(crowded(0, 2)), 3 * 4);
         assert_eq!(replies(crowded(3, 2)), 3 * 4);
-        assert_eq!(replies(crowded(4, 2)), 3 * 4 + 2 * 4);
-        assert_eq!(choice_and_replies(crowded(4, 2), &clock, Some(4)).0, mvs[1]);
+        let with_factor = choice_and_replies(crowded(4, 2), &clock, Some(4));
+        assert_eq!(with_factor, (mvs[1], 3 * 4 + 2 * 4));
         let check = |crowded_factor| crowded(4, crowded_factor).check();
         assert_eq!(check(MAX_CROWDED_FACTOR), Ok(()));
         assert_eq!(check(0), Err("crowded_factor=0: expected 1 to 16".into()));
