@@ -7,15 +7,23 @@
 //! lambda-return over the afterstates after it (delayed TD(lambda), as in Jaśkowski's 2048
 //! players): credit travels back further per game than TD(0)'s one step.
 //!
+//! With `--search-effort` the self-play player is the built-in search itself (`ai` at that
+//! effort, on the network as it stood when the game began): the network learns the values of
+//! the positions the player it leads reaches and of the moves it plays, at about a twentieth of
+//! the greedy player's speed.
+//!
 //! `linez-average` writes the network whose values are the mean of the given networks' values.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use marathon_core::rng::FastRng;
+use marathon_core::{Clock, Player};
+use marathon_linez::ai::Observation;
 use marathon_linez::ai::ntuple::{Features, MAX_STAGES, Network, Trainer};
+use marathon_linez::ai::search::{SearchPlayer, Settings};
 use marathon_linez::rules::{Board, COLORS, Color, PREVIEW_LEN, State, Turn, line_points};
 
 #[derive(Args)]
@@ -53,9 +61,14 @@ pub struct TrainArgs {
     /// network), as the search's replies do; without it the network's values decide.
     #[arg(long)]
     clear_first: bool,
+    /// The self-play player is the built-in search (`ai`'s settings, which clear first) at this
+    /// effort, on the network as it stood when the game began, instead of the network's best
+    /// move.
+    #[arg(long, value_name = "EFFORT", conflicts_with = "clear_first", value_parser = clap::value_parser!(u64).range(1..))]
+    search_effort: Option<u64>,
     /// Go on with the run OUT.state holds (after an interruption, or to train longer): its
     /// network, spawns, learning rates and settings, up to GAMES games in all.
-    #[arg(long, conflicts_with_all = ["rate", "init", "stages", "seed", "lambda", "horizon", "clear_first"])]
+    #[arg(long, conflicts_with_all = ["rate", "init", "stages", "seed", "lambda", "horizon", "clear_first", "search_effort"])]
     resume: bool,
 }
 
@@ -134,7 +147,12 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
                 lambda: args.lambda,
                 horizon: args.horizon as usize,
             },
-            clear_first: args.clear_first,
+            policy: match args.search_effort {
+                Some(effort) => Policy::Search { effort },
+                None => Policy::Greedy {
+                    clear_first: args.clear_first,
+                },
+            },
         };
         std::fs::write(
             &curve_path,
@@ -156,7 +174,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             &mut run.rng,
             run.rate,
             run.lambda,
-            run.clear_first,
+            run.policy,
         );
         run.games += 1;
         score_sum += score;
@@ -222,13 +240,22 @@ struct Run {
     seconds: f64,
     rate: f32,
     lambda: Lambda,
-    /// Whether the self-play player clears first.
-    clear_first: bool,
+    policy: Policy,
 }
 
-/// Header of OUT.state; version 1 (without the policy word) reads as a run that does not clear
-/// first.
-const STATE_MAGIC: &[u8; 8] = b"LZTRAIN2";
+/// Who plays the self-play games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Policy {
+    /// The network's best move; with `clear_first`, a move that clears when there is one.
+    Greedy { clear_first: bool },
+    /// The built-in search at this effort.
+    Search { effort: u64 },
+}
+
+/// Header of OUT.state. Version 2 has no search word (its runs play greedily), version 1 no
+/// policy word either (its runs do not clear first).
+const STATE_MAGIC: &[u8; 8] = b"LZTRAIN3";
+const STATE_MAGIC_V2: &[u8; 8] = b"LZTRAIN2";
 const STATE_MAGIC_V1: &[u8; 8] = b"LZTRAIN1";
 
 impl Run {
@@ -247,7 +274,12 @@ impl Run {
         bytes.extend_from_slice(&self.rate.to_le_bytes());
         bytes.extend_from_slice(&self.lambda.lambda.to_le_bytes());
         bytes.extend_from_slice(&(self.lambda.horizon as u64).to_le_bytes());
-        bytes.extend_from_slice(&u64::from(self.clear_first).to_le_bytes());
+        let (clear_first, search_effort) = match self.policy {
+            Policy::Greedy { clear_first } => (clear_first, 0),
+            Policy::Search { effort } => (true, effort),
+        };
+        bytes.extend_from_slice(&u64::from(clear_first).to_le_bytes());
+        bytes.extend_from_slice(&search_effort.to_le_bytes());
         bytes.extend_from_slice(&(network.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&network);
         bytes.extend_from_slice(&trainer);
@@ -255,10 +287,12 @@ impl Run {
     }
 
     fn from_bytes(bytes: &[u8]) -> Result<Run, String> {
-        let (mut rest, has_policy) = if let Some(rest) = bytes.strip_prefix(STATE_MAGIC) {
-            (rest, true)
+        let (mut rest, version) = if let Some(rest) = bytes.strip_prefix(STATE_MAGIC) {
+            (rest, 3)
+        } else if let Some(rest) = bytes.strip_prefix(STATE_MAGIC_V2) {
+            (rest, 2)
         } else if let Some(rest) = bytes.strip_prefix(STATE_MAGIC_V1) {
-            (rest, false)
+            (rest, 1)
         } else {
             return Err("not a linez-train state (bad header)".into());
         };
@@ -277,7 +311,7 @@ impl Run {
         let rate = f32::from_le_bytes(pair[..4].try_into().expect("four bytes"));
         let lambda = f32::from_le_bytes(pair[4..].try_into().expect("four bytes"));
         let horizon = usize::try_from(u64::from_le_bytes(word()?)).map_err(|e| e.to_string())?;
-        let clear_first = if has_policy {
+        let clear_first = if version >= 2 {
             match u64::from_le_bytes(word()?) {
                 0 => false,
                 1 => true,
@@ -285,6 +319,15 @@ impl Run {
             }
         } else {
             false
+        };
+        let search_effort = if version >= 3 {
+            u64::from_le_bytes(word()?)
+        } else {
+            0
+        };
+        let policy = match search_effort {
+            0 => Policy::Greedy { clear_first },
+            effort => Policy::Search { effort },
         };
         let network_len =
             usize::try_from(u64::from_le_bytes(word()?)).map_err(|e| e.to_string())?;
@@ -304,7 +347,7 @@ impl Run {
                 lambda,
                 horizon: horizon.max(1),
             },
-            clear_first,
+            policy,
         })
     }
 }
@@ -377,6 +420,12 @@ impl Pending {
     }
 }
 
+/// The player of one self-play game.
+enum Mover {
+    Greedy { clear_first: bool },
+    Search(Box<SearchPlayer<Network>>),
+}
+
 /// One self-play game with TD updates; returns its score and moves.
 fn train_game(
     network: &mut Network,
@@ -384,7 +433,7 @@ fn train_game(
     rng: &mut FastRng,
     rate: f32,
     lambda: Lambda,
-    clear_first: bool,
+    policy: Policy,
 ) -> (u64, u64) {
     let mut board = Board::empty();
     for _ in 0..3 {
@@ -393,6 +442,19 @@ fn train_game(
         board.put(cell, rng.below(u32::from(COLORS)) as Color + 1);
     }
     let mut state = State::new(board, random_preview(rng));
+    // The search plays on a copy: the network learns during the game, the search's copy waits
+    // for the next one (a game's updates move its values little).
+    let mut mover = match policy {
+        Policy::Greedy { clear_first } => Mover::Greedy { clear_first },
+        Policy::Search { effort } => Mover::Search(Box::new(SearchPlayer::new(
+            network.clone(),
+            FastRng::new(rng.next_u64()),
+            Some(effort),
+            Settings::AI,
+        ))),
+    };
+    // Fixed effort never reads the clock; a stopped one says so.
+    let clock = Clock::stopped(Duration::from_secs(1000), Duration::ZERO);
     let mut pending = Pending {
         states: VecDeque::new(),
         lambda,
@@ -407,9 +469,21 @@ fn train_game(
             reward += spawn(&mut state, rng);
             continue;
         }
-        let (mv, _, _) = network
-            .greedy_move(&state.board, clear_first)
-            .expect("a ball can move");
+        let mv = match &mut mover {
+            Mover::Greedy { clear_first } => {
+                network
+                    .greedy_move(&state.board, *clear_first)
+                    .expect("a ball can move")
+                    .0
+            }
+            Mover::Search(player) => player.choose(
+                &Observation {
+                    board: state.board,
+                    preview: state.preview,
+                },
+                &clock,
+            ),
+        };
         let turn = state.play_unchecked(mv);
         if let Turn::Cleared { points, .. } = turn {
             reward += points as f32;
@@ -432,7 +506,7 @@ fn train_game(
 mod tests {
     use super::*;
 
-    fn run(clear_first: bool) -> Run {
+    fn run(policy: Policy) -> Run {
         let network = Network::new(1);
         Run {
             trainer: Trainer::new(&network),
@@ -445,7 +519,7 @@ mod tests {
                 lambda: 0.3,
                 horizon: 4,
             },
-            clear_first,
+            policy,
         }
     }
 
@@ -460,29 +534,76 @@ mod tests {
         bytes
     }
 
+    /// Where the policy word lies: after the games, seconds, four generator words, the rates'
+    /// word and the horizon's.
+    const POLICY_AT: usize = STATE_MAGIC.len() + 8 * 8;
+
+    /// `bytes` (a version 3 state) with header `magic`, keeping `kept` of its two policy words
+    /// (the policy word, then the search word).
+    fn older(bytes: &[u8], magic: &[u8; 8], kept: usize) -> Vec<u8> {
+        let mut old = magic.to_vec();
+        old.extend_from_slice(&bytes[STATE_MAGIC.len()..POLICY_AT + 8 * kept]);
+        old.extend_from_slice(&bytes[POLICY_AT + 8 * 2..]);
+        old
+    }
+
     #[test]
-    fn a_state_keeps_its_policy_and_a_version_1_state_does_not_clear_first() {
-        for clear_first in [false, true] {
-            let bytes = state_bytes(&run(clear_first));
-            let read = Run::from_bytes(&bytes).unwrap();
-            assert_eq!(read.clear_first, clear_first);
+    fn a_state_keeps_its_policy_and_older_states_play_greedily() {
+        for policy in [
+            Policy::Greedy { clear_first: false },
+            Policy::Greedy { clear_first: true },
+            Policy::Search { effort: 3 },
+        ] {
+            let read = Run::from_bytes(&state_bytes(&run(policy))).unwrap();
+            assert_eq!(read.policy, policy);
             assert_eq!((read.games, read.rate, read.lambda.horizon), (12, 0.25, 4));
         }
-        // Version 1: the same words without the policy word (after the horizon's).
-        let bytes = state_bytes(&run(true));
-        let policy_at = STATE_MAGIC.len() + 8 * 8;
-        let mut v1 = STATE_MAGIC_V1.to_vec();
-        v1.extend_from_slice(&bytes[STATE_MAGIC.len()..policy_at]);
-        v1.extend_from_slice(&bytes[policy_at + 8..]);
-        let read = Run::from_bytes(&v1).unwrap();
-        assert!(!read.clear_first);
+        let bytes = state_bytes(&run(Policy::Search { effort: 3 }));
+        // Version 2: the policy word, no search word.
+        let read = Run::from_bytes(&older(&bytes, STATE_MAGIC_V2, 1)).unwrap();
+        assert_eq!(read.policy, Policy::Greedy { clear_first: true });
+        assert_eq!(read.games, 12);
+        // Version 1: neither word.
+        let read = Run::from_bytes(&older(&bytes, STATE_MAGIC_V1, 0)).unwrap();
+        assert_eq!(read.policy, Policy::Greedy { clear_first: false });
         assert_eq!(read.games, 12);
         // A policy word other than 0 or 1 is refused.
         let mut bad = bytes.clone();
-        bad[policy_at] = 2;
+        bad[POLICY_AT] = 2;
         let refused = Run::from_bytes(&bad)
             .err()
             .expect("a bad policy word is refused");
         assert!(refused.contains("policy word 2"), "{refused}");
+    }
+
+    /// A game of the search's self-play learns (its afterstates move the weights) and is the
+    /// search's: another game than the greedy player's from the same spawns.
+    #[test]
+    fn a_search_game_learns_and_differs_from_a_greedy_one() {
+        let lambda = Lambda {
+            lambda: 0.0,
+            horizon: 1,
+        };
+        let game = |policy| {
+            let mut network = Network::builtin().clone();
+            let mut trainer = Trainer::new(&network);
+            let mut rng = FastRng::new(5);
+            let played = train_game(&mut network, &mut trainer, &mut rng, 0.1, lambda, policy);
+            (played, network.to_bytes())
+        };
+        let (search, learned) = game(Policy::Search { effort: 1 });
+        let (greedy, _) = game(Policy::Greedy { clear_first: true });
+        assert!(search.1 > 0, "the search played moves");
+        assert_ne!(
+            learned,
+            Network::builtin().to_bytes(),
+            "the game moved weights"
+        );
+        assert_ne!(search, greedy, "the search played its own game");
+        assert_eq!(
+            game(Policy::Search { effort: 1 }).0,
+            search,
+            "and played it again"
+        );
     }
 }
