@@ -9,16 +9,17 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
+use marathon_core::Settings;
 use marathon_core::env::{Environment, Turn};
 use marathon_core::rng::seed_from_lines;
-use marathon_core::{Clock, Settings};
-use marathon_linez::ai::{self, Observation, ntuple::Network};
+use marathon_linez::ai;
 use marathon_linez::env::LinezEnv;
-use marathon_linez::rules::{Board, CELLS, Move};
+use marathon_linez::rules::CELLS;
 use rayon::prelude::*;
+
+use super::linez_mover::Mover;
 
 #[derive(Args)]
 pub struct HazardArgs {
@@ -61,36 +62,6 @@ struct Game {
     seed: u64,
     score: u64,
     balls: Vec<u32>,
-}
-
-/// Who chooses the moves.
-enum Mover<'a> {
-    Builtin(Box<ai::BuiltinPlayer>),
-    Greedy(&'a Network, bool),
-}
-
-impl Mover<'_> {
-    fn choose(&mut self, board: &Board, preview: [u8; 3]) -> Move {
-        match self {
-            Mover::Builtin(player) => {
-                // Fixed effort never reads the clock; a stopped one says so.
-                let clock = Clock::stopped(Duration::from_secs(1000), Duration::ZERO);
-                player.choose(
-                    &Observation {
-                        board: *board,
-                        preview,
-                    },
-                    &clock,
-                )
-            }
-            Mover::Greedy(network, clear_first) => {
-                network
-                    .greedy_move(board, *clear_first)
-                    .expect("the player's turn has a move")
-                    .0
-            }
-        }
-    }
 }
 
 fn play(seed: u64, mut mover: Mover<'_>) -> Game {
@@ -153,24 +124,29 @@ pub fn run(args: HazardArgs) -> Result<(), String> {
         seeds
             .par_iter()
             .map(|&seed| {
-                let mover = match &greedy {
-                    Some(network) => Mover::Greedy(network, args.clear_first == 1),
+                match &greedy {
+                    Some(network) => play(
+                        seed,
+                        Mover::Greedy {
+                            network,
+                            clear_first: args.clear_first == 1,
+                        },
+                    ),
                     None => {
                         // Seeded by the first observation, as under the judge.
                         let env = LinezEnv::new(seed);
                         let message = env.message(None);
                         let lines: Vec<&str> = message.lines().collect();
-                        let player = ai::new_player(
+                        let mut player = ai::new_player(
                             &args.player,
                             args.effort,
                             seed_from_lines(&lines),
                             &given,
                         )
                         .expect("checked above");
-                        Mover::Builtin(player)
+                        play(seed, Mover::Search(&mut *player))
                     }
-                };
-                play(seed, mover)
+                }
             })
             .collect()
     });

@@ -16,15 +16,15 @@
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Args;
 use marathon_core::rng::FastRng;
-use marathon_core::{Clock, Player};
-use marathon_linez::ai::Observation;
 use marathon_linez::ai::ntuple::{Features, MAX_STAGES, Network, Trainer};
 use marathon_linez::ai::search::{SearchPlayer, Settings};
 use marathon_linez::rules::{Board, COLORS, Color, PREVIEW_LEN, State, Turn, line_points};
+
+use super::linez_mover::Mover;
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -420,12 +420,6 @@ impl Pending {
     }
 }
 
-/// The player of one self-play game.
-enum Mover {
-    Greedy { clear_first: bool },
-    Search(Box<SearchPlayer<Network>>),
-}
-
 /// One self-play game with TD updates; returns its score and moves.
 fn train_game(
     network: &mut Network,
@@ -444,17 +438,18 @@ fn train_game(
     let mut state = State::new(board, random_preview(rng));
     // The search plays on a copy: the network learns during the game, the search's copy waits
     // for the next one (a game's updates move its values little).
-    let mut mover = match policy {
-        Policy::Greedy { clear_first } => Mover::Greedy { clear_first },
-        Policy::Search { effort } => Mover::Search(Box::new(SearchPlayer::new(
-            network.clone(),
-            FastRng::new(rng.next_u64()),
-            Some(effort),
-            Settings::AI,
-        ))),
+    let (mut search, clear_first) = match policy {
+        Policy::Greedy { clear_first } => (None, clear_first),
+        Policy::Search { effort } => {
+            let player = SearchPlayer::new(
+                network.clone(),
+                FastRng::new(rng.next_u64()),
+                Some(effort),
+                Settings::AI,
+            );
+            (Some(player), false)
+        }
     };
-    // Fixed effort never reads the clock; a stopped one says so.
-    let clock = Clock::stopped(Duration::from_secs(1000), Duration::ZERO);
     let mut pending = Pending {
         states: VecDeque::new(),
         lambda,
@@ -469,21 +464,14 @@ fn train_game(
             reward += spawn(&mut state, rng);
             continue;
         }
-        let mv = match &mut mover {
-            Mover::Greedy { clear_first } => {
-                network
-                    .greedy_move(&state.board, *clear_first)
-                    .expect("a ball can move")
-                    .0
-            }
-            Mover::Search(player) => player.choose(
-                &Observation {
-                    board: state.board,
-                    preview: state.preview,
-                },
-                &clock,
-            ),
+        let mut mover = match &mut search {
+            Some(player) => Mover::Search(player),
+            None => Mover::Greedy {
+                network,
+                clear_first,
+            },
         };
+        let mv = mover.choose(&state.board, state.preview);
         let turn = state.play_unchecked(mv);
         if let Turn::Cleared { points, .. } = turn {
             reward += points as f32;

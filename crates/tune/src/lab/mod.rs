@@ -3,6 +3,7 @@
 //! game's moves looked at closely). Each is a subcommand with its own arguments.
 
 mod linez_hazard;
+mod linez_mover;
 mod linez_train;
 mod reversi_ceiling;
 mod reversi_ga_stats;
