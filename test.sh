@@ -10,3 +10,6 @@ MARATHON_BIN="$PWD/target/debug/marathon" bash python/ci.sh
 if ! command -v chromium >/dev/null 2>&1; then
     printf '\nNOTE: no chromium on the PATH: the browser checks of the replay and play pages were skipped (they passed as no-ops); install Debian'"'"'s chromium to run them.\n'
 fi
+if ! command -v strace >/dev/null 2>&1; then
+    printf '\nNOTE: no strace on the PATH: the memory check of a waiting vfork child was skipped; install Debian'"'"'s strace to run it.\n'
+fi

@@ -24,8 +24,13 @@
 //! the peak, or pass the limit), the proportional sets (`Pss` of `/proc/PID/smaps_rollup`, a
 //! shared page counted once across its sharers) are summed instead, at most every
 //! [`PSS_PERIOD`] (they cost about 8 µs per MiB to read) unless the limit is at stake. A
-//! vfork's child shares its parent's very pages until it runs its program, which no sum sees:
-//! the judge counts a sum only once two readings in a row show it. Each process's own peak
+//! vfork's child (Python's `subprocess`, `posix_spawn`) runs in its parent's very address space
+//! until it runs its program: it reports all of its parent's pages as its own, in the resident
+//! and the proportional sets alike, for as long as a busy machine leaves it waiting. Such a
+//! child, one that has not run a program since it was forked (the kernel's `PF_FORKNOEXEC`)
+//! and whose memory accounts (`Vm*` and `Rss*` of `status`) are its parent's line for line, is
+//! not counted: its memory is its parent's. As a second guard the judge counts a sum only once
+//! two readings in a row show it. Each process's own peak
 //! (`VmHWM`, kept by the kernel) is read too, so no single process's peak is missed while it
 //! lives; a peak of the sum shorter than two periods, or a process that allocates and exits
 //! between two readings, can be missed.
@@ -59,16 +64,17 @@ pub struct Usage {
 /// reaped), its top `own_levels` levels marathon's own. Processes that vanish while it reads
 /// are skipped.
 pub fn sample_tree(root: i32, tag: &PlayerTag, own_levels: usize) -> Usage {
+    let members = tree(root, tag);
     let mut usage = Usage::default();
-    for (pid, depth) in tree(root, tag) {
-        let dir = proc_dir(pid);
-        if let Some(cpu) = read_cpu(pid, &dir, Counted::at(depth, own_levels)) {
+    for member in &members {
+        let counted = Counted::at(member.depth, own_levels);
+        if let Some(cpu) = read_cpu(member.pid, &proc_dir(member.pid), counted) {
             usage.cpu += cpu;
         }
-        if depth < own_levels {
-            continue;
-        }
-        if let Some((rss, peak)) = read_memory(&dir) {
+    }
+    for (_, status) in memory_holders(&members, own_levels) {
+        if let (Some(rss), Some(peak)) = (kib_field(&status, "VmRSS"), kib_field(&status, "VmHWM"))
+        {
             usage.rss_kib = usage.rss_kib.saturating_add(rss);
             usage.process_peak_kib = usage.process_peak_kib.max(peak);
             usage.processes += 1;
@@ -80,9 +86,8 @@ pub fn sample_tree(root: i32, tag: &PlayerTag, own_levels: usize) -> Usage {
 /// The sum of the proportional set sizes of the tree's processes, in KiB: what the tree holds,
 /// each page counted once however many of its processes share it.
 pub fn tree_pss_kib(root: i32, tag: &PlayerTag, own_levels: usize) -> u64 {
-    tree(root, tag)
+    memory_holders(&tree(root, tag), own_levels)
         .into_iter()
-        .filter(|&(_, depth)| depth >= own_levels)
         .filter_map(|(pid, _)| {
             let text = std::fs::read_to_string(proc_dir(pid).join("smaps_rollup")).ok()?;
             kib_field(&text, "Pss")
@@ -90,35 +95,101 @@ pub fn tree_pss_kib(root: i32, tag: &PlayerTag, own_levels: usize) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
+/// The tree's processes whose memory is the program's, each with its `status`: not marathon's
+/// own levels, not a zombie, and not a child still running in its parent's address space (see
+/// the module's doc).
+fn memory_holders(members: &[Member], own_levels: usize) -> Vec<(i32, String)> {
+    let statuses: Vec<Option<String>> = members
+        .iter()
+        .map(|member| {
+            (member.depth >= own_levels)
+                .then(|| std::fs::read_to_string(proc_dir(member.pid).join("status")).ok())
+                .flatten()
+                .filter(|status| status.lines().any(|line| line.starts_with("VmRSS:")))
+        })
+        .collect();
+    let status_of = |pid: i32| {
+        let at = members.iter().position(|member| member.pid == pid)?;
+        statuses[at].as_deref()
+    };
+    members
+        .iter()
+        .zip(&statuses)
+        .filter_map(|(member, status)| {
+            let status = status.as_deref()?;
+            let parent = member.parent.and_then(status_of);
+            let borrowed = parent.is_some_and(|parent| {
+                not_yet_exec(member.pid) && memory_accounts(status).eq(memory_accounts(parent))
+            });
+            (!borrowed).then(|| (member.pid, status.to_owned()))
+        })
+        .collect()
+}
+
+/// The lines of a `status` that account for its address space (`VmRSS`, `RssAnon`, ...).
+fn memory_accounts(status: &str) -> impl Iterator<Item = &str> {
+    status
+        .lines()
+        .filter(|line| line.starts_with("Vm") || line.starts_with("Rss"))
+}
+
+/// The kernel's `PF_FORKNOEXEC`: forked, and has not run a program since.
+const PF_FORKNOEXEC: u64 = 0x40;
+
+/// Whether process `pid` was forked and has not run a program since (field 9 of its `stat`).
+fn not_yet_exec(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(proc_dir(pid).join("stat")) else {
+        return false;
+    };
+    // `pid (comm) state ppid pgrp session tty_nr tpgid flags ...`: comm may hold anything.
+    stat.rfind(')')
+        .and_then(|end| stat[end + 1..].split_whitespace().nth(6))
+        .and_then(|flags| flags.parse::<u64>().ok())
+        .is_some_and(|flags| flags & PF_FORKNOEXEC != 0)
+}
+
 /// The CPU time of the tree of the player whose `sh` is `root`: [`sample_tree`]'s `cpu`
 /// without reading memory (read twice a turn under the CPU clock).
 pub fn tree_cpu(root: i32, tag: &PlayerTag, own_levels: usize) -> Duration {
     tree(root, tag)
         .into_iter()
-        .filter_map(|(pid, depth)| read_cpu(pid, &proc_dir(pid), Counted::at(depth, own_levels)))
+        .filter_map(|member| {
+            let counted = Counted::at(member.depth, own_levels);
+            read_cpu(member.pid, &proc_dir(member.pid), counted)
+        })
         .sum()
 }
 
-/// `root`, its descendants, and the orphans carrying `tag` with theirs, each with its depth
-/// below `root` (an orphan's counted from itself: it is a program's process).
-fn tree(root: i32, tag: &PlayerTag) -> Vec<(i32, usize)> {
-    let mut todo = vec![(root, 0)];
+/// A process of a player's tree.
+#[derive(Clone, Copy, Debug)]
+struct Member {
+    pid: i32,
+    /// Below the root (an orphan's is counted from itself: it is a program's process).
+    depth: usize,
+    /// The member it was found as a child of.
+    parent: Option<i32>,
+}
+
+/// `root`, its descendants, and the orphans carrying `tag` with theirs.
+fn tree(root: i32, tag: &PlayerTag) -> Vec<Member> {
+    let member = |pid, depth, parent| Member { pid, depth, parent };
+    let mut todo = vec![member(root, 0, None)];
     todo.extend(
         process_tree::tagged_orphans(tag)
             .into_iter()
-            .map(|pid| (pid, usize::MAX)),
+            .map(|pid| member(pid, usize::MAX, None)),
     );
-    let mut seen: Vec<(i32, usize)> = Vec::new();
-    while let Some((pid, depth)) = todo.pop() {
-        if seen.iter().any(|&(done, _)| done == pid) {
+    let mut seen: Vec<Member> = Vec::new();
+    while let Some(next) = todo.pop() {
+        if seen.iter().any(|done| done.pid == next.pid) {
             continue;
         }
-        seen.push((pid, depth));
-        let below = depth.saturating_add(1);
+        seen.push(next);
+        let below = next.depth.saturating_add(1);
         todo.extend(
-            children(&proc_dir(pid))
+            children(&proc_dir(next.pid))
                 .into_iter()
-                .map(|child| (child, below)),
+                .map(|child| member(child, below, Some(next.pid))),
         );
     }
     seen
@@ -206,12 +277,6 @@ fn ticks_to_duration(ticks: u64) -> Duration {
     Duration::from_nanos(ticks.saturating_mul(1_000_000_000 / per_second))
 }
 
-/// `VmRSS` and `VmHWM` of the process at `dir`, in KiB (a zombie has neither).
-fn read_memory(dir: &Path) -> Option<(u64, u64)> {
-    let status = std::fs::read_to_string(dir.join("status")).ok()?;
-    Some((kib_field(&status, "VmRSS")?, kib_field(&status, "VmHWM")?))
-}
-
 /// The value of a `NAME:   123 kB` line of a `/proc` file, in KiB.
 fn kib_field(text: &str, name: &str) -> Option<u64> {
     text.lines().find_map(|line| {
@@ -243,7 +308,9 @@ mod tests {
     #[test]
     fn this_process_has_a_cpu_time_and_a_resident_set() {
         let me = Path::new("/proc/self");
-        let (rss, peak) = read_memory(me).expect("a live process has VmRSS and VmHWM");
+        let status = std::fs::read_to_string(me.join("status")).expect("status reads");
+        let (rss, peak) = (kib_field(&status, "VmRSS"), kib_field(&status, "VmHWM"));
+        let (rss, peak) = rss.zip(peak).expect("a live process has VmRSS and VmHWM");
         assert!(rss > 0 && peak >= rss, "{rss} {peak}");
         let pid = std::process::id() as i32;
         let before = read_cpu(pid, me, Counted::All).expect("stat reads");

@@ -152,6 +152,67 @@ fn memory_limits_hold_for_the_whole_tree_in_every_game() {
     in_every_game(memory_scenarios);
 }
 
+/// The Python interpreter itself, not a wrapper that starts it (pyenv's shim runs programs of
+/// its own first).
+fn real_python() -> String {
+    let out = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .expect("python3 runs");
+    String::from_utf8(out.stdout)
+        .expect("a UTF-8 path")
+        .trim()
+        .to_owned()
+}
+
+/// A vfork's child shares its parent's address space until it runs its program, and reports
+/// all of its parent's pages as its own: counted once, not twice, however long it waits. The
+/// wait is made certain with strace, which holds the child's `execve` for 2 s (a busy machine
+/// makes shorter waits of its own). Needs strace: without it the check is skipped with a note,
+/// unless `MARATHON_REQUIRE_STRACE` is set (CI sets it after installing Debian's `strace`).
+#[test]
+fn a_vfork_child_waiting_to_run_its_program_is_counted_once() {
+    if Command::new("strace").arg("-V").output().is_err() {
+        assert!(
+            std::env::var_os("MARATHON_REQUIRE_STRACE").is_none(),
+            "MARATHON_REQUIRE_STRACE is set but strace does not run"
+        );
+        eprintln!("NOTE: no strace on the PATH: the vfork check was skipped");
+        return;
+    }
+    // Python's subprocess starts its child with vfork; strace's second execve is the child's
+    // (its first starts Python).
+    let play = format!(
+        "import subprocess; subprocess.run(['sh', '-c', '{}'])",
+        solver("linez")
+    );
+    let command = format!(
+        "strace -f -qq -o /dev/null -e trace=execve -e inject=execve:delay_enter=2000000:when=2 \
+         {} -c \"{}\" # {{m}}",
+        real_python(),
+        hold(60, &play)
+    );
+    let case = judge("linez", &command, &["--memory-limit", "100"]);
+    // Twice what the program holds would be over the limit.
+    assert_eq!(verdict(&case).0, "ok", "{case}");
+    assert!((60..100).contains(&peak_mib(&case)), "{case}");
+}
+
+/// A fork's child that has not run a program, but allocates on its own: its memory is its
+/// own and counts (the vfork rule above must not spare it).
+#[test]
+fn a_fork_child_that_allocates_without_running_a_program_counts() {
+    let code = format!(
+        "import os, time\nif os.fork() == 0:\n    {}\nelse:\n    os.wait()",
+        hold(200, "time.sleep(1000)")
+    );
+    let command = format!("python3 -c \"{code}\" # {{m}}");
+    let case = judge("linez", &command, &["--memory-limit", "100"]);
+    let (kind, detail) = verdict(&case);
+    assert_eq!(kind, "memory", "{case}");
+    assert!(detail.contains("over the 100 MiB limit"), "{detail}");
+}
+
 /// Under the CPU clock, waiting is free up to the wall cap, spinning is not.
 fn clock_scenarios(game: &str) -> Vec<String> {
     let mut rows = Vec::new();
