@@ -398,38 +398,14 @@ fn program_that_exits_at_once_is_a_protocol_failure_or_a_crash() {
     );
 }
 
-/// Whether process `pid` is still alive (a zombie is dead).
-fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => false,
-        Ok(stat) => {
-            let state = stat[stat.rfind(')').unwrap() + 1..]
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .to_owned();
-            state != "Z" && state != "X"
-        }
-    }
-}
-
-fn pids_in(dir: &TempDir, prefix: &str) -> Vec<u32> {
-    std::fs::read_dir(&dir.0)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
-        .map(|p| std::fs::read_to_string(&p).unwrap().trim().parse().unwrap())
-        .collect()
-}
-
 #[test]
 fn sleeping_program_times_out_and_is_killed() {
     let dir = TempDir::new("sleep");
-    // The program and a background child that keeps the pipes open both sleep past the limit.
-    let program = format!(
-        "sleep 1000 & echo $! > {d}/child_$$; echo $$ > {d}/sh_$$; sleep 1000",
-        d = path_sh(&dir.0)
-    );
+    // The program and a background child that keeps the pipes open both sleep past the limit;
+    // each carries a marker in its command line (`sleep` reads `1000.MARK` as a number), so
+    // that whatever of it started is found, however late a busy machine let it start.
+    let mark = crate::trust::marker();
+    let program = format!("sleep 1000.{mark} & sleep 1000.{mark} # {mark}");
     let (run, cases) = play_json(
         &dir,
         &[
@@ -437,7 +413,7 @@ fn sleeping_program_times_out_and_is_killed() {
             "1-3",
             "--quiet",
             "--time-limit",
-            "0.5",
+            "1",
             "--exec",
             &program,
         ],
@@ -445,31 +421,21 @@ fn sleeping_program_times_out_and_is_killed() {
     assert_eq!(seeds_of(&cases), [1, 2, 3]);
     for case in &cases {
         assert_eq!(case["verdict"], "timeout", "{case}");
-        assert_eq!(case["limit_ms"], 500, "{case}");
+        assert_eq!(case["limit_ms"], 1000, "{case}");
         // At least the limit, and nowhere near the 1000 s sleep: the judge did not wait for it
         // (the bound is loose so that a busy machine's late wake-up cannot fail the test).
         let time = case["time_ms"].as_u64().unwrap();
-        assert!((500..60_000).contains(&time), "{case}");
+        assert!((1000..60_000).contains(&time), "{case}");
         assert_eq!((score(case), moves(case)), (0.0, 0), "{case}");
     }
-    // Three half-second cases on two threads: about a second, far from the 1000 s sleeps.
+    // Three one-second cases on two threads: about two seconds, far from the 1000 s sleeps.
     assert!(
         run.elapsed < Duration::from_secs(120),
         "took {:?}",
         run.elapsed
     );
-    let pids: Vec<u32> = pids_in(&dir, "sh_")
-        .into_iter()
-        .chain(pids_in(&dir, "child_"))
-        .collect();
-    assert_eq!(pids.len(), 6, "every program and child wrote its pid");
     // Killed grandchildren are reaped by init, maybe not at once.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while pids.iter().any(|&p| alive(p)) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let survivors: Vec<u32> = pids.into_iter().filter(|&p| alive(p)).collect();
-    assert!(survivors.is_empty(), "still running: {survivors:?}");
+    crate::trust::assert_none_left(&mark, &program);
 }
 
 #[test]
