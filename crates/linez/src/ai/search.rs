@@ -59,6 +59,13 @@ pub struct Settings {
     /// the long games, which make the mean, run short of time late: 20 s, seeds 1-100, no bound
     /// -> 64: 2,743 and 2,795 -> 2,991 (6.0 s a game instead of 9.0-9.9).
     pub max_rounds: u64,
+    /// The game length over which the time left may raise the rounds cap above `max_rounds`
+    /// (0: never): a move may sample as many rounds as the time left pays for, spread evenly
+    /// over the moves still to come to this length (at least `MIN_HORIZON`), at the game's own
+    /// cost of a round so far. On a machine where `max_rounds` rounds take a fraction of the
+    /// moves' shares, a game banks time it never spends; spread over a long game's length,
+    /// the long games' late moves get it.
+    pub cap_horizon: u32,
     /// 1: a move that clears is always played, at the root and by every reply within the
     /// sampled futures, the best of them by the evaluation; 0: the evaluation's values decide
     /// whether to clear now or later. The learned values price waiting too low (a spawn can
@@ -93,6 +100,8 @@ marathon_core::tunable!(Settings {
                    (balls - 10) / 30, at most 2.5)",
     max_rounds: "the most sampling rounds of a move under a time limit (none: no bound; \
                  --effort sets the rounds instead)",
+    cap_horizon: "the game length over which the time left may raise the rounds cap above \
+                  max_rounds (0: never)",
     clear_first: "1: a move that clears is always played, at the root and in the sampled \
                   futures; 0: the network's values decide (hand always clears first)",
     exact_spawn: "at most this many empty cells after a quiet move (0: never): the candidates' \
@@ -163,6 +172,7 @@ impl Settings {
         time_scale: 1.0,
         danger_floor: 0.2,
         max_rounds: 64,
+        cap_horizon: 0,
         clear_first: 1,
         exact_spawn: 0,
         crowded_empty: 0,
@@ -356,6 +366,9 @@ pub struct SearchPlayer<E> {
     effort: Option<u64>,
     /// Moves chosen so far in this game.
     played: u32,
+    /// The sampling rounds played so far in this game under a time limit, and the time they
+    /// took on the clock in force: the cost of a round, for `Settings::cap_horizon`.
+    sampled: (u64, Duration),
     settings: Settings,
 }
 
@@ -370,8 +383,27 @@ impl<E: Evaluator> SearchPlayer<E> {
             rng,
             effort,
             played: 0,
+            sampled: (0, Duration::ZERO),
             settings,
         }
+    }
+
+    /// The most rounds of a move under a time limit, with `spare` of the time left to spend:
+    /// `max_rounds`, or what `spare` pays for over the moves to `cap_horizon` if more.
+    fn rounds_cap(&self, spare: Duration) -> u64 {
+        let (rounds, took) = self.sampled;
+        if self.settings.cap_horizon == 0 || rounds == 0 || took.is_zero() {
+            return self.settings.max_rounds;
+        }
+        let horizon = self
+            .settings
+            .cap_horizon
+            .saturating_sub(self.played)
+            .max(MIN_HORIZON);
+        let per_round = took.as_secs_f64() / rounds as f64;
+        let affordable = spare.as_secs_f64() / (f64::from(horizon) * per_round);
+        // Saturating: a float far past u64's range becomes u64::MAX.
+        self.settings.max_rounds.max(affordable as u64)
     }
 
     /// Whether a move that clears is always played.
@@ -695,10 +727,11 @@ impl<E: Evaluator> SearchPlayer<E> {
             }
             return leader(candidates.iter().filter(|c| c.exact.is_some())).map(|c| c.mv);
         }
-        let mut rounds = self.effort.unwrap_or(self.settings.max_rounds);
+        let mut rounds = self.effort.unwrap_or_else(|| self.rounds_cap(spare));
         if empty <= self.settings.crowded_empty {
             rounds = rounds.saturating_mul(self.settings.crowded_factor);
         }
+        let started = clock.elapsed();
         let mut round = 0;
         while round < rounds {
             let future = Future::random(preview, self.settings.depth, &mut self.rng);
@@ -721,6 +754,11 @@ impl<E: Evaluator> SearchPlayer<E> {
                 let keep = (candidates.len() / 2).max(2);
                 candidates.truncate(keep);
             }
+        }
+        if self.effort.is_none() {
+            let (rounds, took) = self.sampled;
+            let took = took + clock.elapsed().saturating_sub(started);
+            self.sampled = (rounds + round, took);
         }
         leader(&candidates).map(|c| c.mv)
     }
@@ -748,6 +786,34 @@ mod tests {
         assert!(left_after(5000, 45) > 0.0);
         // A nearly full board gets more of the time than an open one.
         assert!(Settings::AI.time_share(70, 100) > 3.0 * Settings::AI.time_share(20, 100));
+    }
+
+    #[test]
+    fn the_time_left_raises_the_rounds_cap_only_where_it_pays_for_more() {
+        let player = |cap_horizon, played, sampled| {
+            let settings = Settings {
+                cap_horizon,
+                ..Settings::AI
+            };
+            let mut player = SearchPlayer::new(Weights::default(), FastRng::new(1), None, settings);
+            player.played = played;
+            player.sampled = sampled;
+            player
+        };
+        let secs = Duration::from_secs;
+        // 8,192 rounds in a second (a round's cost exact in binary): 25 s over 2,000 moves pays
+        // for 102.4 rounds a move.
+        let cheap = (8192, secs(1));
+        assert_eq!(player(2000, 0, cheap).rounds_cap(secs(25)), 102);
+        // Less time left, or rounds ten times dearer: max_rounds stays the cap.
+        assert_eq!(player(2000, 0, cheap).rounds_cap(secs(5)), 64);
+        let dear = (8192, secs(10));
+        assert_eq!(player(2000, 0, dear).rounds_cap(secs(25)), 64);
+        // Near the horizon the time left spreads over MIN_HORIZON moves: 819.2 rounds.
+        assert_eq!(player(2000, 1900, cheap).rounds_cap(secs(25)), 819);
+        // Off, or before a round's cost is known: max_rounds.
+        assert_eq!(player(0, 0, cheap).rounds_cap(secs(25)), 64);
+        assert_eq!(player(2000, 0, (0, Duration::ZERO)).rounds_cap(secs(25)), 64);
     }
 
     #[test]
