@@ -289,11 +289,13 @@ impl Drop for BusyLoops {
     }
 }
 
-/// A program that uses 0.2 s of CPU time, then plays, under a 10 s CPU limit: ok on a quiet
+/// A program that uses 0.2 s of CPU time, then plays, under a 30 s CPU limit: ok on a quiet
 /// machine and beside a busy loop on every core, which stretches its wall time but not its
-/// CPU time. The wall cap, 21 s, leaves room for the stretch and for the scheduling delay of
+/// CPU time. The wall cap, 61 s, leaves room for the stretch and for the scheduling delay of
 /// every turn (a 10,000-move tiles game beside busy loops took over 5 s of wall time for 0.55 s
-/// of CPU: the cap of a 2 s limit ended it).
+/// of CPU: the cap of a 2 s limit ended it; with a 10 s limit and its cap of 21 s, a case failed
+/// here with two CI runs and a busy loop on two cores). The limit changes nothing else: a game
+/// takes what it takes.
 #[test]
 fn the_cpu_clock_gives_the_same_verdict_beside_a_busy_loop() {
     let work = "import os, time; start = time.process_time()\nwhile time.process_time() - start < 0.2: pass";
@@ -302,7 +304,7 @@ fn the_cpu_clock_gives_the_same_verdict_beside_a_busy_loop() {
             "python3 -c \"{work}\nos.execvp('sh', ['sh', '-c', '{}'])\" # {{m}}",
             solver(game)
         );
-        let flags = ["--time-limit", "10", "--clock", "cpu"];
+        let flags = ["--time-limit", "30", "--clock", "cpu"];
         let quiet = judge(game, &command, &flags);
         let loaded = {
             let _busy = BusyLoops::start();
@@ -311,7 +313,7 @@ fn the_cpu_clock_gives_the_same_verdict_beside_a_busy_loop() {
         for case in [&quiet, &loaded] {
             assert_eq!(verdict(case).0, "ok", "{game}: {case}");
             let counted = case["time_ms"].as_u64().unwrap_or(0);
-            assert!((200..10_000).contains(&counted), "{game}: {case}");
+            assert!((200..30_000).contains(&counted), "{game}: {case}");
         }
     }
 }
