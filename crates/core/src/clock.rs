@@ -111,6 +111,13 @@ impl Clock {
         self.limit.saturating_sub(self.used + self.elapsed())
     }
 
+    /// The moment this decision has taken `at` on this clock: a wall clock's time, or a CPU
+    /// clock's CPU time (a busy machine that leaves the player waiting does not bring it
+    /// nearer), or never on a stopped clock.
+    pub fn deadline(&self, at: Duration) -> Deadline {
+        Deadline { clock: *self, at }
+    }
+
     /// Whether so little of the limit is left ([`LAST_RESERVE`]) that a player whose protocol
     /// lets it end the game keeping its score (`GIVE UP`, `0 0`) should do so now: a timeout
     /// would score 0, and the turns to come cost at least their messages' round trips, which a
@@ -118,6 +125,20 @@ impl Clock {
     /// runs before this rule).
     pub fn nearly_out(&self) -> bool {
         self.remaining() < self.limit.mul_f64(LAST_RESERVE)
+    }
+}
+
+/// A moment in a decision, on the clock the decision is timed by ([`Clock::deadline`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    clock: Clock,
+    at: Duration,
+}
+
+impl Deadline {
+    /// Whether the decision has taken its time.
+    pub fn passed(&self) -> bool {
+        self.clock.elapsed() >= self.at
     }
 }
 
@@ -193,6 +214,27 @@ mod tests {
         assert!(!clock.nearly_out());
         let spent = Clock::stopped(Duration::from_secs(10), Duration::from_millis(9_900));
         assert!(spent.nearly_out());
+    }
+
+    #[test]
+    fn a_deadline_passes_on_its_own_clock() {
+        // A stopped clock: only a deadline at the decision's start has passed.
+        let stopped = Clock::stopped(Duration::from_secs(10), Duration::ZERO);
+        assert!(stopped.deadline(Duration::ZERO).passed());
+        assert!(!stopped.deadline(Duration::from_nanos(1)).passed());
+        // A CPU clock: 100 ms of sleep does not bring a deadline 50 ms away nearer; 60 ms of
+        // this thread's work passes it.
+        let game = GameClock::start_on(Duration::from_secs(10), ClockKind::Cpu);
+        let turn = game.turn();
+        let deadline = turn.deadline(turn.elapsed() + Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!deadline.passed(), "{turn:?}");
+        let start = turn.elapsed();
+        let mut x = 1u64;
+        while turn.elapsed() < start + Duration::from_millis(60) {
+            x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005) + 1);
+        }
+        assert!(deadline.passed());
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub mod verdict;
 pub use case::{
     CaseId, CaseOutcome, MemoryLimit, Metric, PlayConfig, PlayerSpec, SolveConfig, format_score,
 };
-pub use clock::{Clock, ClockKind, GameClock};
+pub use clock::{Clock, ClockKind, Deadline, GameClock};
 pub use endpoint::{
     CLOCK_ENV, Endpoint, Failure, Limits, MEMORY_LIMIT_ENV, StderrMode, TIME_LIMIT_ENV,
 };

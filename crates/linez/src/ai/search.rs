@@ -702,8 +702,8 @@ impl<E: Evaluator> SearchPlayer<E> {
         // The move's share, counted on the clock in force (the CPU clock counts this thread's
         // CPU time: a busy machine does not shorten the move).
         let deadline = self.effort.is_none().then(|| {
-            clock.elapsed()
-                + spare.mul_f64(self.settings.time_share(board.ball_count(), self.played))
+            let share = spare.mul_f64(self.settings.time_share(board.ball_count(), self.played));
+            clock.deadline(clock.elapsed() + share)
         });
         // A quiet move keeps the count of empty cells.
         let empty = board.empty_cells().count();
@@ -721,7 +721,7 @@ impl<E: Evaluator> SearchPlayer<E> {
                         &mut futures,
                     ));
                 }
-                if deadline.is_some_and(|d| clock.elapsed() >= d) {
+                if deadline.is_some_and(|d| d.passed()) {
                     break;
                 }
             }
@@ -740,7 +740,7 @@ impl<E: Evaluator> SearchPlayer<E> {
                 candidate.push(worth);
             }
             round += 1;
-            if deadline.is_some_and(|d| clock.elapsed() >= d) {
+            if deadline.is_some_and(|d| d.passed()) {
                 break;
             }
             if (round as usize).is_multiple_of(SETTLED_CHECK)

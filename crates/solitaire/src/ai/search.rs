@@ -19,10 +19,11 @@
 //!
 //! Time: with `effort = Some(n)`, `64 n` playouts (tree iterations) per decision and no clock;
 //! otherwise each decision gets the time left (less a tenth of the limit) divided by the number
-//! of removals the last decision's playouts expected to follow.
+//! of removals the last decision's playouts expected to follow, counted on the clock in force
+//! (under the CPU clock, Kattis's, a busy machine that keeps the player waiting does not
+//! shorten the decision).
 
-use std::time::Instant;
-
+use marathon_core::Deadline;
 use marathon_core::rng::FastRng;
 
 use super::mcts::Tree;
@@ -100,7 +101,7 @@ impl SearchPlayer {
     }
 
     /// When this decision must end (`None`: effort decides).
-    fn deadline(&self, state: &State, clock: &Clock) -> Option<Instant> {
+    fn deadline(&self, state: &State, clock: &Clock) -> Option<Deadline> {
         if self.effort.is_some() {
             return None;
         }
@@ -110,7 +111,9 @@ impl SearchPlayer {
         // At least one piece is left when a move is legal.
         let pieces_left = (MAX_REMOVALS - state.moves()).max(1) as f64;
         let moves_left = self.moves_left.max(MIN_MOVES_LEFT).min(pieces_left);
-        Some(clock.started + spare.div_f64(moves_left))
+        // Counted on the clock in force: under the CPU clock (Kattis's), a busy machine does
+        // not shorten the decision.
+        Some(clock.deadline(spare.div_f64(moves_left)))
     }
 
     fn budget(&self) -> u64 {
@@ -122,7 +125,7 @@ impl SearchPlayer {
     fn choose_by_tree(
         &mut self,
         state: &State,
-        deadline: Option<Instant>,
+        deadline: Option<Deadline>,
         exploration: f64,
     ) -> Cell {
         let alphabet = self.model.alphabet().to_vec();
@@ -133,7 +136,7 @@ impl SearchPlayer {
         while done < budget {
             if done > 0
                 && done.is_multiple_of(CLOCK_EVERY)
-                && deadline.is_some_and(|d| Instant::now() >= d)
+                && deadline.is_some_and(|d| d.passed())
             {
                 break;
             }
@@ -150,7 +153,7 @@ impl SearchPlayer {
     }
 
     /// Deterministic games: improves the plan with playouts from `state`, then follows it.
-    fn choose_by_plan(&mut self, state: &State, deadline: Option<Instant>) -> Option<Cell> {
+    fn choose_by_plan(&mut self, state: &State, deadline: Option<Deadline>) -> Option<Cell> {
         let budget = self.budget();
         let tour = Weights::tour();
         let alphabet = self.model.alphabet().to_vec();
@@ -160,7 +163,7 @@ impl SearchPlayer {
         while done < budget && self.plan.len() < pieces_left {
             if done > 0
                 && done.is_multiple_of(CLOCK_EVERY)
-                && deadline.is_some_and(|d| Instant::now() >= d)
+                && deadline.is_some_and(|d| d.passed())
             {
                 break;
             }
@@ -253,7 +256,7 @@ impl SearchPlayer {
                 if done >= budget
                     || (done > 0
                         && done.is_multiple_of(CLOCK_EVERY)
-                        && deadline.is_some_and(|d| Instant::now() >= d))
+                        && deadline.is_some_and(|d| d.passed()))
                 {
                     break 'search;
                 }
