@@ -727,17 +727,23 @@ impl Network {
     }
 
     /// The best `n` moves, best first, after the best `exact` quiet moves by fast score (8 to
-    /// [`MAX_EXACT`]: at least as many as [`Network::best_move`]'s) got their exact worth: the fast score takes the
-    /// whole-board terms as the board's own, so a move that keeps the empty cells connected on
-    /// a crowded board can rank low by it, and one search's root can afford to look further
-    /// than every reply can.
+    /// [`MAX_EXACT`]: at least as many as [`Network::best_move`]'s) got their exact worth: the
+    /// fast score takes the whole-board terms as the board's own, so a move that keeps the
+    /// empty cells connected on a crowded board can rank low by it, and one search's root can
+    /// afford to look further than every reply can. The best clearing move is among them
+    /// however it ranks, last if below the `n`th: with more quiet moves valued exactly than
+    /// `n` less one, they could push it out, and a search that clears first must see it.
     pub fn best_moves(&self, board: &Board, n: usize, exact: usize) -> Vec<(Move, f32, u32)> {
         let mut moves = Vec::new();
         self.for_each_contender(board, exact.max(EXACT_RESCORED), |mv, worth, removed| {
             moves.push((mv, worth, removed))
         });
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
-        moves.truncate(n);
+        let mut rank = 0;
+        moves.retain(|&(_, _, removed)| {
+            rank += 1;
+            rank <= n || removed > 0
+        });
         moves
     }
 

@@ -34,9 +34,13 @@ pub struct Settings {
     pub candidates: usize,
     /// How many quiet moves, best by fast score, get their exact one-move worth (with the
     /// whole-board terms of the board after them) before the candidates are picked (8 to 64:
-    /// fewer than the replies' 8 would rank the root worse than a reply). Effort 32: seeds
-    /// 201-400, 8, 64, 512 (when it was allowed): 1,302, 1,460, 1,228; seeds 401-700, 8, 64:
-    /// 1,334, 1,350 (standard errors 47-74): no gain shown.
+    /// fewer than the replies' 8 would rank the root worse than a reply). The fast score
+    /// leaves out the whole-board terms (cells cut off, lines a ball can reach), which decide
+    /// what keeps a region open: paired by seed, 8 -> 32 gained +191.2 ± 54.8 at effort 4
+    /// (seeds 1001-1500, 326 -> 377 moves), +553.0 ± 170.1 at effort 16 (seeds 1001-1300, 594
+    /// -> 740 moves) and +519.1 ± 372.0 at effort 64 (seeds 1-100), for about a fifth more CPU
+    /// a move; at effort 4, 16 gained +88.2 ± 51.3 and 64 as much as 32 (2026-12-07). Before
+    /// clears first, effort 32, seeds 401-700, 8 -> 64: 1,334 -> 1,350.
     pub root_exact: usize,
     /// The same for every reply within a sampled future (1 to 64), where it costs once per
     /// reply.
@@ -165,7 +169,7 @@ impl Settings {
     pub const AI: Settings = Settings {
         depth: 3,
         candidates: 10,
-        root_exact: 8,
+        root_exact: 32,
         reply_exact: 8,
         settled_margin: 0.25,
         planned_moves: 800,
