@@ -1,7 +1,8 @@
 //! What the tests of several crates share, as a dev-dependency: hostile text for the games'
 //! fuzz tests, games under the judge (a scripted player that turns hostile, a built-in player's
-//! game recorded and replayed), and finding the headless browser for the page tests.
+//! game recorded and replayed), finding the headless browser for the page tests, and per-process scratch directories.
 
 pub mod browser;
 pub mod hostile;
 pub mod judged;
+pub mod scratch;

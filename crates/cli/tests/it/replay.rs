@@ -25,9 +25,7 @@ const RECORD_ARGS: &[&str] = &["--seed", "3", "--effort", "1", "--time-limit", "
 const BROWSER_LIMIT: Duration = Duration::from_secs(90);
 
 fn out_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("replays");
-    std::fs::create_dir_all(&dir).expect("the output directory can be created");
-    dir
+    marathon_testing::scratch::process_dir(Path::new(env!("CARGO_TARGET_TMPDIR")), "replays")
 }
 
 /// Runs `command` to its end or kills it at the deadline; returns its stdout.

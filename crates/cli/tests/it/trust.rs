@@ -198,12 +198,9 @@ pub(crate) fn marker() -> String {
     )
 }
 
-/// A fresh directory for one test's files.
+/// A fresh directory for one test's files, this test process's own.
 pub(crate) fn temp_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trust-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir
+    marathon_testing::scratch::fresh_dir(Path::new(env!("CARGO_TARGET_TMPDIR")), "trust", name)
 }
 
 /// Live processes (zombies are dead) whose command line contains `needle`.

@@ -104,8 +104,10 @@ fn every_game_steps_undoes_and_hints_and_scores_as_the_judge() {
 #[test]
 fn a_finished_game_scores_what_marathon_play_gives_for_the_same_replies() {
     let address = start_server();
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-replies");
-    std::fs::create_dir_all(&dir).expect("a directory");
+    let dir = marathon_testing::scratch::process_dir(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")),
+        "serve-replies",
+    );
     for game in marathon_games::games() {
         let name = game.name();
         let mut state = post(address, "/api/new", &json!({"game": name, "seed": 5})).json();

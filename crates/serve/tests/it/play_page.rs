@@ -320,8 +320,8 @@ fn a_person_plays_every_game_by_clicking_and_the_page_scores_as_the_judge() {
     let Some(path) = browser_or_skip("the play page is") else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve");
-    std::fs::create_dir_all(&dir).expect("a directory");
+    let dir =
+        marathon_testing::scratch::process_dir(Path::new(env!("CARGO_TARGET_TMPDIR")), "serve");
     let address = start_server();
     let mut browser = Browser::launch(&path, &dir.join("profile"));
     for game in marathon_games::games() {
