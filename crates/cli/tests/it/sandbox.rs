@@ -44,20 +44,8 @@ macro_rules! require_sandbox {
 fn open_root() -> &'static Path {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     ROOT.get_or_init(|| {
-        const PREFIX: &str = "marathon-sandbox-tests-";
-        let temp = std::env::temp_dir();
-        for entry in std::fs::read_dir(&temp).into_iter().flatten().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let ended = name
-                .strip_prefix(PREFIX)
-                .and_then(|pid| pid.parse::<u32>().ok())
-                .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
-            if ended {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        }
-        let root = temp.join(format!("{PREFIX}{}", std::process::id()));
-        std::fs::create_dir_all(&root).unwrap();
+        let root =
+            marathon_testing::scratch::process_dir(&std::env::temp_dir(), "marathon-sandbox-tests");
         set_mode(&root, 0o755);
         root
     })
