@@ -19,7 +19,7 @@ const MARATHON: &str = env!("CARGO_BIN_EXE_marathon");
 
 /// Where the runs `play` keeps go in these tests: a temporary folder, not the source tree.
 fn runs_dir() -> PathBuf {
-    std::env::temp_dir().join(format!("marathon-cli-runs-{}", std::process::id()))
+    marathon_testing::scratch::process_dir(&std::env::temp_dir(), "marathon-cli-runs")
 }
 
 /// The binary as a word of an `sh -c` command.

@@ -277,7 +277,7 @@ pub(crate) fn finish(mut child: Child) -> Finished {
 
 /// Where the runs `play` keeps go in these tests: a temporary folder, not the source tree.
 fn runs_dir() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("marathon-trust-runs-{}", std::process::id()))
+    marathon_testing::scratch::process_dir(&std::env::temp_dir(), "marathon-trust-runs")
 }
 
 pub(crate) fn marathon(args: &[&str]) -> Command {
