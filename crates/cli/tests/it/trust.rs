@@ -727,7 +727,7 @@ fn killed_players_leave_no_zombie_behind() {
 /// such as /dev/full or /dev/null alike) is written to, not replaced by a regular file.
 #[test]
 fn outputs_are_written_through_links_and_into_fifos() {
-    use std::os::unix::fs::{FileTypeExt, symlink};
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, symlink};
     let dir = temp_dir("through-links");
     std::fs::create_dir(dir.join("kept")).unwrap();
     let (best, report, page) = (
@@ -798,10 +798,14 @@ fn outputs_are_written_through_links_and_into_fifos() {
         .spawn()
         .expect("marathon starts"),
     );
-    if !reader.is_finished() {
-        // marathon never opened the FIFO: open it here so that the reader ends (empty).
-        drop(std::fs::OpenOptions::new().write(true).open(&fifo));
-    }
+    // Should marathon never have opened the FIFO, the reader still waits in its open: a writer
+    // opened here lets it end (empty). Opened without waiting, because when marathon did write,
+    // the reader may be gone already, and a blocking open would wait for a reader for ever
+    // (seen beside a busy loop: the reader had not yet ended when asked, then ended).
+    let _ = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(&fifo);
     let read = reader.join().expect("the reader ends");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
